@@ -3,7 +3,17 @@
 // the token form, the audit log and the sign-in page. Screenshots go to e2e/artifacts/display-*.png.
 import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, createPlan, json, pageJourney, stamp, startRun, url, write } from "./support/e2e-env";
+import {
+  artifacts,
+  createPlan,
+  createStepUpPlan,
+  json,
+  pageJourney,
+  stamp,
+  startRun,
+  url,
+  write,
+} from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
 
 const journey = pageJourney("display");
@@ -28,15 +38,10 @@ test("display: sign-in greets a first-time visitor without 'Welcome back'", asyn
 test("display: a capacity search's run page: one verdict colour, charts' legends, axes and switch, the share link", async () => {
   test.setTimeout(180_000);
   const { page, targetUrl } = await journey.signUpWithAgentAndTarget("Display Reader", "display");
-  const plan = await createPlan(page, {
+  const plan = await createStepUpPlan(page, targetUrl, {
     name: `Search ${stamp}`,
-    target: { protocol: "websocket", url: targetUrl },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-    load: {
-      clients: 40,
-      durationSec: 12,
-      shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-    },
+    clients: 40,
+    durationSec: 12,
     slos: [{ metric: "rtt-p99-ms", below: 0.001 }],
   });
   runId = (await startRun(page, plan.id)).id;

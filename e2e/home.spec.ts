@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect, test } from "./support/test";
 import {
   baseUrl,
-  createPlan,
+  createStepUpPlan,
   enrolAgent,
   finishedRun,
   json,
@@ -42,15 +42,10 @@ test("home: a new organisation's checklist ticks token, agent, plan and run from
   await expect(page.getByTestId("home-agents-online")).toHaveText("1");
 
   const targetUrl = await startTarget();
-  const plan = await createPlan(page, {
+  const plan = await createStepUpPlan(page, targetUrl, {
     name: `Home search ${stamp}`,
-    target: { protocol: "websocket", url: targetUrl },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-    load: {
-      clients: 15,
-      durationSec: 6,
-      shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-    },
+    clients: 15,
+    durationSec: 6,
     slos: [{ metric: "rtt-p99-ms", below: 2000 }],
   });
   await page.reload();

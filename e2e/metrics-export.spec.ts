@@ -1,15 +1,14 @@
 // Metrics export (issue 17): an owner sets up an OTLP endpoint in Settings → Metrics export with a bearer token that
 // is never shown again, sends a test, and the workers' real OTLP/HTTP push reaches a loopback endpoint; the
 // section shows the last success. The plan form's toggle puts export.prometheus in the plan. Screenshot to e2e/artifacts/.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, signUp, url } from "./support/e2e-env";
+import { signUp, url } from "./support/e2e-env";
 import { planYamlText } from "./support/plan-yaml";
 import { receiverJourney } from "./support/receiver-journey";
 
 test.describe.configure({ mode: "serial" });
 
-const journey = receiverJourney();
+const journey = receiverJourney("metrics-export");
 
 test("metrics export: an OTLP endpoint with a write-only token, a bad URL named, the test push arrives and the status says when", async () => {
   test.setTimeout(60_000);
@@ -40,14 +39,14 @@ test("metrics export: an OTLP endpoint with a write-only token, a bad URL named,
   expect(received).toHaveLength(1);
   expect(received[0]!.path).toBe("/v1/metrics");
   expect(JSON.stringify(received[0]!.body)).toContain("throng_export_test");
-  await page.screenshot({ path: join(artifacts, "metrics-export-settings.png"), fullPage: true });
+  await journey.shot("settings");
 
   // The plan form's toggle: the plan then says export.prometheus (the YAML view shows what the API would get).
   await page.goto(url("/plans/new"));
   const section = page.getByTestId("plan-section-export");
   await expect(section).toContainText("Metrics export");
   await section.getByLabel("To Prometheus (remote write)").selectOption("true");
-  await page.screenshot({ path: join(artifacts, "metrics-export-plan-form.png"), fullPage: true });
+  await journey.shot("plan-form");
   await page.getByRole("tab", { name: "YAML" }).click();
   await expect.poll(() => planYamlText(page)).toMatch(/^export:\n {2}prometheus: true$/m);
 });

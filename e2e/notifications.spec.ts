@@ -1,13 +1,12 @@
 // Notifications (issue 18): an owner adds a Slack channel in Settings → Notifications, sends a test, and the workers'
 // real HTTP POST reaches an endpoint on loopback; the delivery log shows it delivered. Screenshots to e2e/artifacts/.
-import { join } from "node:path";
 import { expect, test } from "./support/test";
-import { artifacts, signUp, url } from "./support/e2e-env";
+import { signUp, url } from "./support/e2e-env";
 import { receiverJourney } from "./support/receiver-journey";
 
 test.describe.configure({ mode: "serial" });
 
-const journey = receiverJourney();
+const journey = receiverJourney("notifications");
 
 test("notifications: add a Slack channel, a bad URL is named, the test reaches the endpoint and the log says delivered", async () => {
   test.setTimeout(60_000);
@@ -38,7 +37,7 @@ test("notifications: add a Slack channel, a bad URL is named, the test reaches t
       body: { text: "Throng test notification: this channel is set up and receives run notifications." },
     },
   ]);
-  await page.screenshot({ path: join(artifacts, "notifications-settings.png"), fullPage: true });
+  await journey.shot("settings");
 });
 
 test("notifications: the audit log says who added the channel, in words, without its secret path", async () => {
@@ -48,5 +47,5 @@ test("notifications: the audit log says who added the channel, in words, without
   await expect(added).toContainText("Added a notification channel");
   await expect(added).toContainText("notification channel “#load-tests”");
   await expect(added).not.toContainText("secret");
-  await page.screenshot({ path: join(artifacts, "notifications-audit.png"), fullPage: true });
+  await journey.shot("audit");
 });

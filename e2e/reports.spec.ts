@@ -7,7 +7,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
-import { artifacts, createPlan, enrolAgent, finishedRun, pageJourney, stamp, url, signUp } from "./support/e2e-env";
+import {
+  artifacts,
+  createStepUpPlan,
+  enrolAgent,
+  finishedRun,
+  pageJourney,
+  stamp,
+  url,
+  signUp,
+} from "./support/e2e-env";
 
 const journey = pageJourney("reports", { downloads: true, clipboard: true });
 const { start, startTarget, scratch } = journey;
@@ -52,15 +61,10 @@ test("two finished step-up runs of a plan with SLOs, seeded through the API", as
   await enrolAgent(page, start, join(scratch, "agent.json"));
 
   const targetUrl = await startTarget();
-  const plan = await createPlan(page, {
+  const plan = await createStepUpPlan(page, targetUrl, {
     name: `Capacity ${stamp}`,
-    target: { protocol: "websocket", url: targetUrl },
-    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
-    load: {
-      clients: 20,
-      durationSec: 8,
-      shape: { kind: "step-up", startClients: 5, stepClients: 5, stepDurationSec: 2 },
-    },
+    clients: 20,
+    durationSec: 8,
     slos: [
       { metric: "rtt-p99-ms", below: 2000 },
       { metric: "error-rate", below: 0.5 },

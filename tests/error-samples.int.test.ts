@@ -89,9 +89,7 @@ describe("error samples from the agent to the report", () => {
     expect(shared.errorSamples).toEqual(samples);
 
     // The errors CSV export carries them too, bytes as hex.
-    const csv = await (
-      await fetch(`${plane.apiUrl}/api/runs/${run.id}/errors.csv`, { headers: { cookie: browser.cookie() } })
-    ).text();
+    const csv = await browser.text(`/api/runs/${run.id}/errors.csv`);
     expect(csv.split("\n")[0]).toBe("time,since_start_ms,kind,message,client,agent_id,bytes_length,bytes_hex");
     expect(csv).toContain(
       `session-rejected,session step 1 (expect): the reply matched failWhen,${sample!.client},${sample!.agentId},${sample!.bytes!.length},${sample!.bytes!.hex}`,

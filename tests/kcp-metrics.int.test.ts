@@ -16,7 +16,6 @@ import { cleanUpAfterFile, tempDirFor } from "./support/file-cleanups";
  */
 const { cleanups, tails } = cleanUpAfterFile();
 let browser: Browser;
-let apiUrl: string;
 let tcpPort: number;
 let kcpPort: number;
 
@@ -25,8 +24,7 @@ beforeAll(async () => {
   [tcpPort, kcpPort] = [await freePort(), await freePort()];
   await startReferenceTarget(cleanups, ["--tcp-port", String(tcpPort), "--kcp-port", String(kcpPort)]);
   const plane = await startControlPlane(cleanups, tails);
-  apiUrl = plane.apiUrl;
-  browser = await signUp(apiUrl);
+  browser = await signUp(plane.apiUrl);
   await startEnrolledAgent(plane, browser, dir, cleanups, tails, ["--engines", "1"]);
 }, 180_000);
 
@@ -42,9 +40,7 @@ async function finishedRun(plan: PlanSpecInput): Promise<string> {
 }
 
 async function csvRows(runId: string): Promise<Record<string, string>[]> {
-  const response = await fetch(`${apiUrl}/api/runs/${runId}/series.csv`, { headers: { cookie: browser.cookie() } });
-  expect(response.status).toBe(200);
-  const [header, ...rows] = (await response.text())
+  const [header, ...rows] = (await browser.text(`/api/runs/${runId}/series.csv`))
     .trim()
     .split("\n")
     .map((line) => line.split(","));

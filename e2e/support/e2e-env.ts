@@ -122,6 +122,28 @@ export async function createPlan(page: Page, spec: object): Promise<{ id: string
   return json(await page.request.post(url("/api/plans"), { data: spec, ...write }), "create plan");
 }
 
+/**
+ * Saves a capacity search of the reference target at `targetUrl` through the API, as several journeys run one: 100 ms
+ * pings of 64 bytes, 5 clients more every 2 s from 5 up to `clients`, for `durationSec`, judged on `slos`.
+ */
+export async function createStepUpPlan(
+  page: Page,
+  targetUrl: string,
+  search: { name: string; clients: number; durationSec: number; slos: { metric: string; below: number }[] },
+): Promise<{ id: string }> {
+  return createPlan(page, {
+    name: search.name,
+    target: { protocol: "websocket", url: targetUrl },
+    scenario: { kind: "ping-pong", intervalMs: 100, messageBytes: 64 },
+    load: {
+      clients: search.clients,
+      durationSec: search.durationSec,
+      shape: { kind: "step-up", mode: "fixed", startClients: 5, stepClients: 5, stepDurationSec: 2 },
+    },
+    slos: search.slos,
+  });
+}
+
 /** Starts a run of the plan through the API; resolves with the run's id. */
 export async function startRun(page: Page, planId: string): Promise<{ id: string }> {
   return json(await page.request.post(url(`/api/plans/${planId}/runs`), write), "start run");
@@ -186,41 +208,53 @@ export async function finishedPingPongRuns(
 }
 
 /**
- * The frame of a journey with one page, its agents and a scratch directory: registers the beforeAll that opens
- * a 1280×900 page (skipped outside npm test) and the afterAll that stops the agents and cleans up. `shot(name)`
- * saves the whole page to e2e/artifacts/<prefix>-<name>.png. `downloads` lets the page save files; `clipboard`
- * lets it read and write the clipboard (a copy button's journey).
+ * A journey's one page: registers the beforeAll that opens a 1280×900 page (skipped outside npm test) and the
+ * afterAll that closes it. `shot(name)` saves the whole page to e2e/artifacts/<prefix>-<name>.png. `downloads` lets
+ * the page save files; `clipboard` lets it read and write the clipboard (a copy button's journey).
  */
-export function pageJourney(prefix: string, options: { downloads?: boolean; clipboard?: boolean } = {}) {
-  const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
-  const processes = agentProcesses();
+export function journeyPage(prefix: string, options: { downloads?: boolean; clipboard?: boolean } = {}) {
   let context: BrowserContext | undefined;
   let page: Page | undefined;
   test.beforeAll(async ({ browser }) => {
-    test.skip(!baseUrl || !agentBin, "npm test sets E2E_BASE_URL and E2E_AGENT_BIN");
+    test.skip(!baseUrl, "npm test sets E2E_BASE_URL");
     mkdirSync(artifacts, { recursive: true });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: options.downloads });
     if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
     page = await context.newPage();
   });
   test.afterAll(async () => {
-    processes.stopAll();
     await context?.close();
-    rmSync(scratch, { recursive: true, force: true });
   });
   const shot = (name: string) => page!.screenshot({ path: join(artifacts, `${prefix}-${name}.png`), fullPage: true });
+  return { page: () => page!, shot };
+}
+
+/**
+ * The frame of a journey with one page (journeyPage), its agents and a scratch directory: skipped without the built
+ * agent, it stops the agents and cleans up after the file's tests.
+ */
+export function pageJourney(prefix: string, options: { downloads?: boolean; clipboard?: boolean } = {}) {
+  // Registered before the page's beforeAll, so a run without the agent opens no page for nothing.
+  test.beforeAll(() => test.skip(!agentBin, "npm test sets E2E_AGENT_BIN"));
+  const { page, shot } = journeyPage(prefix, options);
+  const scratch = mkdtempSync(join(tmpdir(), `throng-${prefix}-`));
+  const processes = agentProcesses();
+  test.afterAll(() => {
+    processes.stopAll();
+    rmSync(scratch, { recursive: true, force: true });
+  });
   /**
    * The start most journeys share: signs a new user up (see signUp) and enrols one agent into their organisation,
    * its config in the scratch directory; resolves with the page, signed in.
    */
   async function signUpWithAgent(name: string, emailPrefix: string): Promise<Page> {
-    await signUp(page!, name, emailPrefix);
-    await enrolAgent(page!, processes.start, join(scratch, "agent.json"));
-    return page!;
+    await signUp(page(), name, emailPrefix);
+    await enrolAgent(page(), processes.start, join(scratch, "agent.json"));
+    return page();
   }
   /** signUpWithAgent, then the reference target started; resolves with the page and the target's URL. */
   async function signUpWithAgentAndTarget(name: string, emailPrefix: string) {
     return { page: await signUpWithAgent(name, emailPrefix), targetUrl: await processes.startTarget() };
   }
-  return { ...processes, scratch, page: () => page!, shot, signUpWithAgent, signUpWithAgentAndTarget };
+  return { ...processes, scratch, page, shot, signUpWithAgent, signUpWithAgentAndTarget };
 }

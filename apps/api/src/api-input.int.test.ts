@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ErrorBody } from "@throng/protocol/errors";
 import type { PlanView } from "@throng/protocol/api";
 import { pingPlan } from "./testing/plans";
-import { startTestApi, type TestApi, type TestUser } from "./testing/test-api";
+import { signedUpApiPerFile } from "./testing/signed-up-api";
 
 // Defects a fuzzer (schemathesis, issue 19) found: bad input answered 500, and undeclared methods 404.
 const plan = pingPlan;
 
-let api: TestApi;
-let user: TestUser;
-beforeAll(async () => {
-  api = await startTestApi();
-  user = await api.signUp("Fuzzed");
-});
-afterAll(async () => {
-  await api?.close();
-});
+const { api, user } = signedUpApiPerFile("Fuzzed");
 
 function validationError(answer: { status: number; json: unknown }) {
   expect(answer.status).toBe(400);
@@ -27,36 +19,36 @@ function validationError(answer: { status: number; json: unknown }) {
 describe("bad input is a 400 naming the field, never a 500", () => {
   it("an SSO domain too long for its proof's TXT name (claimed, then its verification was a 503: DNS refused the name)", async () => {
     const long = `${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(50)}.com`;
-    expect(validationError(await user.request("POST", "/api/sso/domains", { domain: long })).fields?.[0]?.path).toBe(
+    expect(validationError(await user().request("POST", "/api/sso/domains", { domain: long })).fields?.[0]?.path).toBe(
       "domain",
     );
-    expect(validationError(await user.request("POST", `/api/sso/domains/${long}/verify`)).fields?.[0]?.path).toBe(
+    expect(validationError(await user().request("POST", `/api/sso/domains/${long}/verify`)).fields?.[0]?.path).toBe(
       "domain",
     );
   });
 
   it("an invitation id that is not a UUID (was a database error)", async () => {
-    const error = validationError(await user.request("DELETE", "/api/invitations/7%C3%BB"));
+    const error = validationError(await user().request("DELETE", "/api/invitations/7%C3%BB"));
     expect(error.fields).toEqual([{ path: "id", message: "must be a UUID" }]);
   });
 
   it("an API token id that is not a UUID (was a database error)", async () => {
-    const error = validationError(await user.request("DELETE", "/api/tokens/0"));
+    const error = validationError(await user().request("DELETE", "/api/tokens/0"));
     expect(error.fields?.[0]?.path).toBe("id");
   });
 
   it("text holding a lone UTF-16 surrogate, anywhere in a JSON body (PostgreSQL refuses it)", async () => {
     // Raw JSON text: JSON.stringify would write the same escape, but this is what a client puts on the wire.
     const body = JSON.stringify(plan).replace('"lobby ping"', '"lobby \\ud800 ping"');
-    const error = validationError(await user.request("POST", "/api/plans", body));
+    const error = validationError(await user().request("POST", "/api/plans", body));
     expect(error.fields).toEqual([{ path: "name", message: "contains invalid Unicode (a lone surrogate)" }]);
     expect(error.message).toContain("name: contains invalid Unicode");
     const nested = validationError(
-      await user.request("PUT", "/api/org/settings", '{"targetAllowList":["ok","\\udfff"]}'),
+      await user().request("PUT", "/api/org/settings", '{"targetAllowList":["ok","\\udfff"]}'),
     );
     expect(nested.fields?.[0]?.path).toBe("targetAllowList.1");
     const key = validationError(
-      await user.request(
+      await user().request(
         "PUT",
         "/api/agents/00000000-0000-4000-8000-000000000000/labels",
         '{"labels":{"\\ud800":"x"}}',
@@ -67,22 +59,22 @@ describe("bad input is a 400 naming the field, never a 500", () => {
 
   it("a NUL character in text (PostgreSQL's jsonb refused it: 'unsupported Unicode escape sequence')", async () => {
     const body = JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"');
-    const error = validationError(await user.request("POST", "/api/plans", body));
+    const error = validationError(await user().request("POST", "/api/plans", body));
     expect(error.fields).toEqual([
       { path: "name", message: "contains a NUL character (U+0000), which cannot be stored" },
     ]);
   });
 
   it("JSON null where a body may be left out is refused, not read as the defaults", async () => {
-    const error = validationError(await user.request("POST", "/api/enrolment-tokens", "null"));
+    const error = validationError(await user().request("POST", "/api/enrolment-tokens", "null"));
     expect(error.fields?.[0]?.path).toBe("(root)");
-    expect((await user.request("POST", "/api/enrolment-tokens")).status).toBe(201);
+    expect((await user().request("POST", "/api/enrolment-tokens")).status).toBe(201);
   });
 
   it("a path parameter longer than the router takes is a 400 ErrorBody (was Fastify's own 414 shape)", async () => {
-    const error = validationError(await user.request("DELETE", `/api/members/${"0".repeat(300)}`));
+    const error = validationError(await user().request("DELETE", `/api/members/${"0".repeat(300)}`));
     expect(error.message).toContain("longer than");
-    const declaredMax = validationError(await user.request("GET", `/api/public/reports/${"0".repeat(201)}`));
+    const declaredMax = validationError(await user().request("GET", `/api/public/reports/${"0".repeat(201)}`));
     expect(declaredMax.fields?.[0]?.path).toBe("token");
   });
 
@@ -94,11 +86,11 @@ describe("bad input is a 400 naming the field, never a 500", () => {
       "/api/runs/%ED%A0%80",
       "/api/targets/a%00b/estimates",
     ]) {
-      const answer = await user.request("GET", path);
+      const answer = await user().request("GET", path);
       expect(answer.status, path).toBe(400);
       expect(ErrorBody.parse(answer.json).error.code, path).toBe("validation_failed");
     }
-    const nul = await user.request<ErrorBody>("GET", "/api/targets/a%00b/estimates");
+    const nul = await user().request<ErrorBody>("GET", "/api/targets/a%00b/estimates");
     expect(nul.json.error.fields?.[0]).toEqual({
       path: "name",
       message: "contains a NUL character (U+0000), which cannot be stored",
@@ -106,15 +98,15 @@ describe("bad input is a 400 naming the field, never a 500", () => {
   });
 
   it("a well-formed surrogate pair (an emoji) is text like any other", async () => {
-    const answer = await user.request<PlanView>("POST", "/api/plans", { ...plan, name: "lobby 🎮" });
+    const answer = await user().request<PlanView>("POST", "/api/plans", { ...plan, name: "lobby 🎮" });
     expect(answer.status).toBe(201);
     expect(answer.json.name).toBe("lobby 🎮");
   });
 
   it("a plan version past PostgreSQL's integer (was a numeric-out-of-range 500)", async () => {
-    const { json: created } = await user.request<PlanView>("POST", "/api/plans", plan);
+    const { json: created } = await user().request<PlanView>("POST", "/api/plans", plan);
     const error = validationError(
-      await user.request("PUT", `/api/plans/${created.id}`, { version: 9007199254740990, spec: plan }),
+      await user().request("PUT", `/api/plans/${created.id}`, { version: 9007199254740990, spec: plan }),
     );
     expect(error.fields?.[0]?.path).toBe("version");
   });
@@ -122,37 +114,39 @@ describe("bad input is a 400 naming the field, never a 500", () => {
 
 describe("methods", () => {
   it("a known path asked with a method it lacks answers 405 with Allow", async () => {
-    const answer = await fetch(`${api.url}/api/plans`, { method: "DELETE" });
+    const answer = await fetch(`${api().url}/api/plans`, { method: "DELETE" });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("GET, POST");
     expect(ErrorBody.parse(await answer.json()).error.code).toBe("method_not_allowed");
-    const parametric = await fetch(`${api.url}/api/plans/00000000-0000-4000-8000-000000000000/runs`, { method: "GET" });
+    const parametric = await fetch(`${api().url}/api/plans/00000000-0000-4000-8000-000000000000/runs`, {
+      method: "GET",
+    });
     expect(parametric.status).toBe(405);
     expect(parametric.headers.get("allow")).toBe("POST");
   });
 
   it("even when the method fails body parsing first (QUERY without a content type)", async () => {
-    const answer = await fetch(`${api.url}/api/agents/0/revoke`, { method: "QUERY" });
+    const answer = await fetch(`${api().url}/api/agents/0/revoke`, { method: "QUERY" });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("POST");
   });
 
   it("a static path reached through a parametric sibling (PUT /api/plans/try is not PUT /api/plans/:id) is a 405", async () => {
-    const answer = await user.request("PUT", "/api/plans/try", { version: 1, spec: plan });
+    const answer = await user().request("PUT", "/api/plans/try", { version: 1, spec: plan });
     expect(answer.status).toBe(405);
     expect(ErrorBody.parse(answer.json).error.code).toBe("method_not_allowed");
-    const accept = await fetch(`${api.url}/api/invitations/accept`, { method: "OPTIONS" });
+    const accept = await fetch(`${api().url}/api/invitations/accept`, { method: "OPTIONS" });
     expect(accept.headers.get("allow")).toBe("POST");
   });
 
   it("Better Auth's bodiless 404 stays bodiless", async () => {
-    const answer = await fetch(`${api.url}/api/auth/no-such-endpoint`);
+    const answer = await fetch(`${api().url}/api/auth/no-such-endpoint`);
     expect(answer.status).toBe(404);
     expect(await answer.text()).toBe("");
   });
 
   it("an unknown path is still a 404", async () => {
-    const answer = await fetch(`${api.url}/api/nothing-here`, { method: "DELETE" });
+    const answer = await fetch(`${api().url}/api/nothing-here`, { method: "DELETE" });
     expect(answer.status).toBe(404);
   });
 });
@@ -166,7 +160,7 @@ describe("the OpenAPI document says what the routes check", () => {
   };
   let paths: Record<string, Record<string, Operation>>;
   beforeAll(async () => {
-    paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
+    paths = ((await (await fetch(`${api().url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
   });
 
   it("declares every path parameter of every route with its schema (UUIDs as uuid)", () => {
@@ -245,16 +239,16 @@ describe("what the document calls valid, the API takes (and what it refuses, the
   >;
   const body = (path: string, method: string) => paths[path]![method]!.requestBody!.content["application/json"]!.schema;
   beforeAll(async () => {
-    paths = ((await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
+    paths = ((await (await fetch(`${api().url}/api/openapi.json`)).json()) as { paths: typeof paths }).paths;
   });
 
   it("an unknown property named with a NUL is stripped like any unknown property (was a 400 the document did not explain)", async () => {
-    const answer = await user.request("POST", "/api/enrolment-tokens", '{"expiresInMinutes":60,"x\\u0000y":1}');
+    const answer = await user().request("POST", "/api/enrolment-tokens", '{"expiresInMinutes":60,"x\\u0000y":1}');
     expect(answer.status).toBe(201);
     expect(body("/api/enrolment-tokens", "post").additionalProperties).toBeUndefined();
     // A NUL in what is kept is still refused, and the document says so on every free string of a request.
     validationError(
-      await user.request("POST", "/api/plans", JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"')),
+      await user().request("POST", "/api/plans", JSON.stringify(plan).replace('"lobby ping"', '"lobby \\u0000 ping"')),
     );
     const name = body("/api/plans", "post").properties?.name;
     expect(
@@ -264,7 +258,7 @@ describe("what the document calls valid, the API takes (and what it refuses, the
 
   it("a blank name where the route trims first is refused by the document too", async () => {
     const channel = { kind: "slack", name: "\t", url: "https://hooks.example.com/x", events: ["failed"] };
-    expect(validationError(await user.request("POST", "/api/notification-channels", channel)).fields?.[0]?.path).toBe(
+    expect(validationError(await user().request("POST", "/api/notification-channels", channel)).fields?.[0]?.path).toBe(
       "name",
     );
     const name = body("/api/notification-channels", "post").properties?.name;
@@ -272,17 +266,17 @@ describe("what the document calls valid, the API takes (and what it refuses, the
   });
 
   it("a script hash and the runs compared are patterns in the document, as the route checks them", async () => {
-    validationError(await user.request("GET", "/api/scripts/0"));
+    validationError(await user().request("GET", "/api/scripts/0"));
     const sha = paths["/api/scripts/{sha256}"]!.get!.parameters![0]!.schema;
     expect([matches(sha, "0"), matches(sha, "A".repeat(64))]).toEqual([false, true]);
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
-    validationError(await user.request("GET", `/api/runs/compare?ids=${a}`));
+    validationError(await user().request("GET", `/api/runs/compare?ids=${a}`));
     const ids = paths["/api/runs/compare"]!.get!.parameters![0]!.schema;
     expect([matches(ids, a), matches(ids, `${a},${b}`)]).toEqual([false, true]);
   });
 
   it("a note patch needs a note or tags: minProperties in the document", async () => {
-    validationError(await user.request("PATCH", `/api/runs/${crypto.randomUUID()}`, {}));
+    validationError(await user().request("PATCH", `/api/runs/${crypto.randomUUID()}`, {}));
     expect(body("/api/runs/{id}", "patch")).toMatchObject({ additionalProperties: false, minProperties: 1 });
   });
 
@@ -290,14 +284,14 @@ describe("what the document calls valid, the API takes (and what it refuses, the
     const spec = body("/api/plans", "post");
     const url = subschemas(spec, (s) => s.properties?.protocol?.const === "websocket")[0]!.properties?.url;
     validationError(
-      await user.request("POST", "/api/plans", { ...plan, target: { protocol: "websocket", url: "https://0.com" } }),
+      await user().request("POST", "/api/plans", { ...plan, target: { protocol: "websocket", url: "https://0.com" } }),
     );
     expect([matches(url, "https://0.com"), matches(url, " ws://127.0.0.1:7070/ws")]).toEqual([false, true]);
     const ping = subschemas(spec, (s) => s.properties?.kind?.const === "ping-pong")[0]!;
     expect(ping.anyOf).toEqual([{ required: ["messageBytes"] }, { required: ["message"] }]);
     const metric = subschemas(spec, (s) => typeof s.pattern === "string" && s.pattern.startsWith("^script:"))[0];
     validationError(
-      await user.request("POST", "/api/plans", {
+      await user().request("POST", "/api/plans", {
         ...plan,
         scenario: { kind: "script", script: { path: "x.mjs" } },
         slos: [{ metric: "script:", below: 1 }],
@@ -308,11 +302,11 @@ describe("what the document calls valid, the API takes (and what it refuses, the
 
   it("declares the statuses these routes answer: 200 for an upsert by name that updates, 404 for a comparison of unknown runs, 503 for a missing agent package", async () => {
     const saved = { name: "upserted", spec: { ...plan, name: "upserted" } };
-    expect((await user.request("PUT", "/api/plans/by-name", saved)).status).toBe(201);
-    expect((await user.request("PUT", "/api/plans/by-name", saved)).status).toBe(200);
+    expect((await user().request("PUT", "/api/plans/by-name", saved)).status).toBe(201);
+    expect((await user().request("PUT", "/api/plans/by-name", saved)).status).toBe(200);
     expect(Object.keys(paths["/api/plans/by-name"]!.put!.responses)).toEqual(expect.arrayContaining(["200", "201"]));
     expect(
-      (await user.request("GET", `/api/runs/compare?ids=${crypto.randomUUID()},${crypto.randomUUID()}`)).status,
+      (await user().request("GET", `/api/runs/compare?ids=${crypto.randomUUID()},${crypto.randomUUID()}`)).status,
     ).toBe(404);
     expect(Object.keys(paths["/api/runs/compare"]!.get!.responses)).toContain("404");
     expect(Object.keys(paths["/agent/throng-agent.tgz"]!.get!.responses)).toContain("503");

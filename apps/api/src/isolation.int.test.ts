@@ -29,15 +29,23 @@ interface Fixture {
   secretValue: string;
 }
 type Kind = "collection" | "own" | "by-id";
+interface RouteSpec {
+  kind: Kind;
+  id?: (f: Fixture) => string;
+  body?: unknown;
+}
 const plan = {
   name: "secret plan",
   target: { protocol: "websocket", url: "ws://127.0.0.1:7070/ws" },
   scenario: { kind: "ping-pong", intervalMs: 1000, messageBytes: 64 },
   load: { clients: 2, durationSec: 600 },
 };
+/** Routes without a body that name one of the victim's rows, by its id in the fixture's `field`. */
+const byId = (field: keyof Fixture, keys: string[]): Record<string, RouteSpec> =>
+  Object.fromEntries(keys.map((key) => [key, { kind: "by-id", id: (f: Fixture) => f[field] }]));
 // kind: "collection" lists the caller's own org (must not show the victim's rows); "by-id" names a victim's row
 // (must be 404 for another org); "own" acts on the caller's own account or org (safe for anyone to call).
-const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: unknown }> = {
+const routes: Record<string, RouteSpec> = {
   "GET /api/me": { kind: "collection" },
   "GET /api/orgs": { kind: "collection" },
   "POST /api/orgs/switch": { kind: "own", body: { orgId: "x" } },
@@ -61,54 +69,60 @@ const routes: Record<string, { kind: Kind; id?: (f: Fixture) => string; body?: u
   "POST /api/agents/:id/revoke": { kind: "by-id", id: (f) => f.agentId },
   "GET /api/plans": { kind: "collection" },
   "POST /api/plans": { kind: "own", body: plan },
-  "GET /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
-  "PUT /api/plans/:id": { kind: "by-id", id: (f) => f.planId, body: { version: 1, spec: plan } },
-  "GET /api/plans/:id/versions": { kind: "by-id", id: (f) => f.planId },
   "PUT /api/plans/by-name": { kind: "own", body: { name: "victim plan", spec: plan } },
-  "POST /api/plans/:id/archive": { kind: "by-id", id: (f) => f.planId },
-  "POST /api/plans/:id/restore": { kind: "by-id", id: (f) => f.planId },
-  "DELETE /api/plans/:id": { kind: "by-id", id: (f) => f.planId },
+  "PUT /api/plans/:id": { kind: "by-id", id: (f) => f.planId, body: { version: 1, spec: plan } },
   "PUT /api/plans/:id/baseline": {
     kind: "by-id",
     id: (f) => f.planId,
     body: { runId: "00000000-0000-4000-8000-000000000000" },
   },
-  "DELETE /api/plans/:id/baseline": { kind: "by-id", id: (f) => f.planId },
+  ...byId("planId", [
+    "GET /api/plans/:id",
+    "GET /api/plans/:id/versions",
+    "POST /api/plans/:id/archive",
+    "POST /api/plans/:id/restore",
+    "DELETE /api/plans/:id",
+    "DELETE /api/plans/:id/baseline",
+    "POST /api/plans/:id/runs",
+  ]),
   "GET /api/scripts": { kind: "collection" },
   "POST /api/scripts": { kind: "own", body: { name: "x.mjs", source: "export default async () => {};" } },
   "GET /api/scripts/:sha256": { kind: "by-id", id: (f) => f.scriptSha256 },
-  "POST /api/plans/:id/runs": { kind: "by-id", id: (f) => f.planId },
   // Another org's agent is refused (404) in tests/session-trial.int.test.ts; here the caller's own org has none online.
   "POST /api/plans/try": { kind: "own", body: { spec: plan } },
   "GET /api/runs": { kind: "collection" },
-  "GET /api/runs/:id": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/series": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/summary": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/server": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/errors": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/rooms": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/distribution": { kind: "by-id", id: (f) => f.runId },
-  "POST /api/runs/:id/abort": { kind: "by-id", id: (f) => f.runId },
   "PATCH /api/runs/:id": {
     kind: "by-id",
     id: (f) => f.runId,
     body: { note: "the intruder's note", tags: ["intruder"] },
   },
-  "GET /api/runs/:id/live": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/report": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/series.csv": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/errors.csv": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/:id/report.pdf": { kind: "by-id", id: (f) => f.runId },
-  "GET /api/runs/compare": { kind: "by-id", id: (f) => f.runId },
   "POST /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId, body: {} },
-  "GET /api/runs/:id/share-links": { kind: "by-id", id: (f) => f.runId },
-  "DELETE /api/share-links/:id": { kind: "by-id", id: (f) => f.shareLinkId },
   "POST /api/runs/:id/estimates": { kind: "by-id", id: (f) => f.runId, body: { targetName: "t", build: "1" } },
-  "GET /api/plans/:id/schedule": { kind: "by-id", id: (f) => f.planId },
+  ...byId("runId", [
+    "GET /api/runs/:id",
+    "GET /api/runs/:id/series",
+    "GET /api/runs/:id/summary",
+    "GET /api/runs/:id/server",
+    "GET /api/runs/:id/errors",
+    "GET /api/runs/:id/rooms",
+    "GET /api/runs/:id/distribution",
+    "POST /api/runs/:id/abort",
+    "GET /api/runs/:id/live",
+    "GET /api/runs/:id/report",
+    "GET /api/runs/:id/series.csv",
+    "GET /api/runs/:id/errors.csv",
+    "GET /api/runs/:id/report.pdf",
+    "GET /api/runs/compare",
+    "GET /api/runs/:id/share-links",
+  ]),
+  "DELETE /api/share-links/:id": { kind: "by-id", id: (f) => f.shareLinkId },
   "PUT /api/plans/:id/schedule": { kind: "by-id", id: (f) => f.planId, body: { cron: "0 3 * * *" } },
-  "DELETE /api/plans/:id/schedule": { kind: "by-id", id: (f) => f.planId },
-  "POST /api/plans/:id/schedule/pause": { kind: "by-id", id: (f) => f.planId },
-  "POST /api/plans/:id/schedule/resume": { kind: "by-id", id: (f) => f.planId },
+  ...byId("planId", [
+    "GET /api/plans/:id/schedule",
+    "DELETE /api/plans/:id/schedule",
+    "POST /api/plans/:id/schedule/pause",
+    "POST /api/plans/:id/schedule/resume",
+  ]),
   "GET /api/schedules": { kind: "collection" },
   "GET /api/notification-channels": { kind: "collection" },
   "POST /api/notification-channels": {

@@ -7,6 +7,8 @@ import { WEB_ORIGIN } from "./processes";
 /** A signed-in browser session against one API process (any instance: they share the database). */
 export interface Browser {
   request<T = unknown>(method: string, path: string, body?: unknown, apiUrl?: string): Promise<T>;
+  /** GET `path` (a CSV export) with the session cookie, as text; any answer but 200 fails with its status and body. */
+  text(path: string): Promise<string>;
   /** The session cookie header, for streams opened elsewhere. */
   cookie(): string;
   /** GET /api/runs/:id/live on `apiUrl`, every envelope collected until `stop()`. */
@@ -38,6 +40,12 @@ export async function signUp(apiUrl: string): Promise<Browser> {
   await request("POST", "/api/auth/sign-up/email", { name: "Fault", email, password: "correct-horse-battery" });
   return {
     request,
+    async text(path) {
+      const response = await fetch(`${apiUrl}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text}`);
+      return text;
+    },
     cookie: () => cookie,
     async watchLive(base, runId) {
       const controller = new AbortController();

@@ -55,3 +55,18 @@ export async function expectFinishedAsMeasured(
   expect(run.error).toBeNull();
   await expectSeriesEqualsMeasured(cluster, runId, { durationSec, complete: cluster.agents.map((a) => a.id) });
 }
+
+/**
+ * A fault the run must heal: starts a run of `durationSec`, strikes with `fault` once every agent has measured
+ * `faultAfterSeconds` of it, and expects the run finished as measured (expectFinishedAsMeasured).
+ */
+export async function expectRunHeals(
+  cluster: FaultCluster,
+  run: { durationSec: number; faultAfterSeconds: number },
+  fault: (runId: string) => Promise<void>,
+): Promise<void> {
+  const runId = await cluster.startRun(run.durationSec);
+  await untilAgentsMeasured(cluster, runId, run.faultAfterSeconds);
+  await fault(runId);
+  await expectFinishedAsMeasured(cluster, runId, run.durationSec);
+}
