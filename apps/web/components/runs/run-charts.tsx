@@ -22,14 +22,8 @@ import {
   type TimeMarker,
 } from "../../lib/charts/series";
 import { runMarkers } from "../../lib/charts/run-annotations";
-import {
-  causeLines,
-  causeNames,
-  DELIVERY_LINES,
-  hasCorrectedRtt,
-  hasDelivery,
-  RTT_CORRECTED_LINES,
-} from "../../lib/runs/series-causes";
+import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "../../lib/runs/series-causes";
+import { hasCorrectedRtt, RTT_CORRECTED_LINES } from "../../lib/runs/series-rtt";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../../lib/runs/series-script";
 import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../../lib/runs/scenario-view";
 import { sloRateLines, sloThresholds, type SloChart, type Threshold } from "../../lib/charts/slo-live";
