@@ -10,14 +10,10 @@ import { formatDateTime, formatMs, formatPercent } from "../../lib/shared/format
 import type { Slo } from "@throng/protocol/plan";
 import {
   TREND_FIGURES,
-  trendBaseline,
-  trendColumns,
+  trendChart,
   trendRuns,
-  trendThreshold,
-  trendTickFormat,
   trendTimeRange,
   trendXTicks,
-  trendYTicks,
   type TrendFigure,
   type TrendRun,
 } from "../../lib/plans/plan-trend";
@@ -83,14 +79,13 @@ function TrendChart({
   baseline: TrendRun | null;
 }) {
   const router = useRouter();
-  const columns = useMemo(() => trendColumns(runs, figure), [runs, figure]);
-  const threshold = useMemo(() => trendThreshold(figure, slos), [figure, slos]);
-  const baselineLine = useMemo(() => trendBaseline(figure, baseline, FORMAT[figure.unit]), [figure, baseline]);
-  const yTicks = useMemo(
-    () => trendYTicks(columns[1], threshold?.value, baselineLine?.value),
-    [columns, threshold, baselineLine],
-  );
-  const tickLabel = useMemo(() => trendTickFormat(columns[0]), [columns]);
+  const {
+    columns,
+    threshold,
+    baseline: baselineLine,
+    yTicks,
+    tickLabel,
+  } = useMemo(() => trendChart(runs, figure, slos, baseline, FORMAT[figure.unit]), [runs, figure, slos, baseline]);
   const highest = Math.max(0, ...columns[1].filter((value): value is number => value !== null));
   const options = useMemo((): Omit<uPlot.Options, "width"> => {
     const format = FORMAT[figure.unit];

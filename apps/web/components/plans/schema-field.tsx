@@ -123,14 +123,21 @@ export function ObjectFields({ fields, place, value, onChange, errors }: ObjectF
   );
 }
 
-function UnionField({
-  field,
-  place,
-  value,
-  onChange,
-  errors,
-  node,
-}: FieldProps & { node: Extract<NodeSpec, { kind: "union" | "keyed-union" }> }) {
+/** The fields of a field's own object value (an object's, an optional group's, a chosen variant's), at `place`. */
+function OwnFields({ of, fields, place = of.place }: { of: FieldProps; fields: FieldSpec[]; place?: FieldPlace }) {
+  return (
+    <ObjectFields
+      fields={fields}
+      place={place}
+      value={(of.value ?? {}) as DraftObject}
+      onChange={of.onChange}
+      errors={of.errors}
+    />
+  );
+}
+
+function UnionField(props: FieldProps & { node: Extract<NodeSpec, { kind: "union" | "keyed-union" }> }) {
+  const { field, place, value, onChange, errors, node } = props;
   // The chooser is named by its discriminator's text ("Protocol", "Scenario type"), else by the field ("Framing").
   // A keyed union (a reply rule) has no discriminator: its chooser stands for the field itself.
   const keyed = node.kind === "keyed-union";
@@ -176,26 +183,13 @@ function UnionField({
         </select>
         <Described id={id} hint={hint} error={error} />
       </div>
-      {variant && inner && variant.fields.length > 0 && (
-        <ObjectFields
-          fields={variant.fields}
-          place={inner}
-          value={value as DraftObject}
-          onChange={onChange}
-          errors={errors}
-        />
-      )}
+      {variant && inner && variant.fields.length > 0 && <OwnFields of={props} fields={variant.fields} place={inner} />}
     </div>
   );
 }
 
-function OptionalGroup({
-  place,
-  value,
-  onChange,
-  errors,
-  node,
-}: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
+function OptionalGroup(props: FieldProps & { node: Extract<NodeSpec, { kind: "object" }> }) {
+  const { place, value, onChange, errors, node } = props;
   const text = fieldText(place.textKey, place.variants);
   const id = fieldId(place.path);
   const on = value !== undefined;
@@ -217,15 +211,7 @@ function OptionalGroup({
         )}
       </div>
       {errors[place.path] && <p className="field-error">{errors[place.path]}</p>}
-      {on && (
-        <ObjectFields
-          fields={node.fields}
-          place={place}
-          value={value as DraftObject}
-          onChange={onChange}
-          errors={errors}
-        />
-      )}
+      {on && <OwnFields of={props} fields={node.fields} />}
     </div>
   );
 }
@@ -297,6 +283,21 @@ export function SchemaField(props: FieldProps) {
     "aria-invalid": error ? true : undefined,
   };
   const choices = useContext(FieldOverrides).choices?.[place.textKey];
+  // A wide box of a few lines: a list typed one item a line, or a long text; a text's spelling is not checked.
+  const textBox = (boxHint: string | undefined, spellCheck?: false) => (
+    <div className="field wide">
+      <label htmlFor={id}>{text.label}</label>
+      <textarea
+        id={id}
+        rows={2}
+        value={asText(value)}
+        onChange={(event) => onChange(event.target.value)}
+        spellCheck={spellCheck}
+        {...aria}
+      />
+      <Described id={id} hint={boxHint} error={error} />
+    </div>
+  );
 
   if (place.textKey === SCRIPT_FIELD) return <ScriptField {...props} />;
   // A text field the form offers choices for (an SLO's cohort: the plan's cohorts) is a select like a choice.
@@ -313,13 +314,7 @@ export function SchemaField(props: FieldProps) {
       return field.required ? (
         <fieldset className="subsection">
           <legend>{text.label}</legend>
-          <ObjectFields
-            fields={node.fields}
-            place={place}
-            value={(value ?? {}) as DraftObject}
-            onChange={onChange}
-            errors={errors}
-          />
+          <OwnFields of={props} fields={node.fields} />
         </fieldset>
       ) : (
         <OptionalGroup {...props} node={node} />
@@ -341,19 +336,7 @@ export function SchemaField(props: FieldProps) {
         </div>
       );
     case "string-list":
-      return (
-        <div className="field wide">
-          <label htmlFor={id}>{text.label}</label>
-          <textarea
-            id={id}
-            rows={2}
-            value={asText(value)}
-            onChange={(event) => onChange(event.target.value)}
-            {...aria}
-          />
-          <Described id={id} hint={hint ?? "One per line."} error={error} />
-        </div>
-      );
+      return textBox(hint ?? "One per line.");
     case "choice":
     case "boolean": {
       const schemaChoices = node.kind === "choice" ? node.options.map(String) : ["true", "false"];
@@ -423,22 +406,7 @@ export function SchemaField(props: FieldProps) {
             onChange={onChange}
           />
         );
-      if (text.multiline) {
-        return (
-          <div className="field wide">
-            <label htmlFor={id}>{text.label}</label>
-            <textarea
-              id={id}
-              rows={2}
-              value={asText(value)}
-              onChange={(event) => onChange(event.target.value)}
-              spellCheck={false}
-              {...aria}
-            />
-            <Described id={id} hint={hint} error={error} />
-          </div>
-        );
-      }
+      if (text.multiline) return textBox(hint, false);
       return <TextInput {...props} />;
     default:
       return <TextInput {...props} />;

@@ -2,7 +2,7 @@ import type { CapacityEstimate } from "@throng/protocol/report";
 import { formatInteger, formatMs, formatRate } from "../../lib/shared/format";
 import { capacityFacts, metricName, saturatedAgentLines } from "../../lib/reports/report-summary";
 import { CapacityChart } from "./capacity-chart";
-import { DataTable } from "../ui/data-table";
+import { DataTable, numeric } from "../ui/data-table";
 
 interface CapacityEvidenceProps {
   capacity: CapacityEstimate;
@@ -53,14 +53,7 @@ export function CapacityEvidence({ capacity, hostname }: CapacityEvidenceProps) 
       <h3>Steps</h3>
       <DataTable
         caption="Each step of the capacity search"
-        columns={[
-          "Step",
-          { label: "Clients", numeric: true },
-          { label: "Messages/s", numeric: true },
-          { label: "RTT p99", numeric: true },
-          "SLOs",
-          "Agents",
-        ]}
+        columns={["Step", ...numeric("Clients", "Messages/s", "RTT p99"), "SLOs", "Agents"]}
       >
         {capacity.steps.map((step) => (
           <tr key={step.step} data-testid="capacity-step" data-held={step.held}>

@@ -12,14 +12,16 @@ import { CopyButton } from "../ui/copy-button";
 import { DataTable } from "../ui/data-table";
 import { BusyButton } from "../ui/busy-button";
 import { ErrorAlert } from "../ui/error-alert";
+import { SelectField, type SelectOption } from "../ui/select-field";
 
-const EXPIRY_CHOICES = [
-  { label: "Never (until revoked)", days: "" },
-  { label: "1 day", days: "1" },
-  { label: "7 days", days: "7" },
-  { label: "30 days", days: "30" },
-  { label: "90 days", days: "90" },
-] as const;
+/** How long a new share link lives, by its days ("" for no expiry). */
+const EXPIRIES: readonly SelectOption<string>[] = [
+  { id: "", label: "Never (until revoked)" },
+  { id: "1", label: "1 day" },
+  { id: "7", label: "7 days" },
+  { id: "30", label: "30 days" },
+  { id: "90", label: "90 days" },
+];
 
 function linkState(
   link: { revokedAt: string | null; expiresAt: string | null },
@@ -62,16 +64,7 @@ export function ShareLinks({ runId }: { runId: string }) {
         Anyone with a share link sees this report, read-only, without signing in, and nothing else of your organisation.
       </p>
       <div className="inline-form">
-        <div className="field">
-          <label htmlFor="share-expiry">Link expires after</label>
-          <select id="share-expiry" value={days} onChange={(event) => setDays(event.target.value)}>
-            {EXPIRY_CHOICES.map((choice) => (
-              <option key={choice.label} value={choice.days}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField id="share-expiry" label="Link expires after" value={days} options={EXPIRIES} onChange={setDays} />
         <BusyButton onClick={create} busy={creating.isPending} busyText="Creating…" testId="create-share-link">
           Create share link
         </BusyButton>

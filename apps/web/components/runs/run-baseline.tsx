@@ -12,7 +12,7 @@ import { baselineRows } from "../../lib/runs/baseline-table";
 import { shortId } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { can } from "../../lib/shared/settings-permissions";
-import { DataTable } from "../ui/data-table";
+import { DataTable, numeric } from "../ui/data-table";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
 
@@ -72,13 +72,7 @@ export function RunBaseline({ run, points }: { run: RunView; points: readonly Se
           {baseline.data && (
             <DataTable
               caption="This run against the plan's baseline"
-              columns={[
-                "Metric",
-                { label: "Baseline", numeric: true },
-                { label: "This run", numeric: true },
-                { label: "Change", numeric: true },
-                "Status",
-              ]}
+              columns={["Metric", ...numeric("Baseline", "This run", "Change"), "Status"]}
               testId="baseline-table"
             >
               {baselineRows(

@@ -4,14 +4,9 @@ import type { RunView } from "@throng/protocol/run";
 import { formatInteger, formatMs } from "../../lib/shared/format";
 import { plannedSessionSteps, sessionBreakdown, sessionStepRows } from "@throng/protocol/session-breakdown";
 import { scriptCounterRows, scriptMetricRows } from "../../lib/runs/run-breakdown";
-import { DataTable } from "../ui/data-table";
+import { DataTable, numeric } from "../ui/data-table";
 
-const PERCENTILES = [
-  { label: "p50", numeric: true },
-  { label: "p90", numeric: true },
-  { label: "p99", numeric: true },
-  { label: "max", numeric: true },
-];
+const PERCENTILES = numeric("p50", "p90", "p99", "max");
 
 /**
  * Per step and per metric (issue 28 §1): the clients' session (its time and its failures by cause) and each of a

@@ -22,19 +22,13 @@ import {
   type TimeMarker,
 } from "../../lib/charts/series";
 import { runMarkers } from "../../lib/charts/run-annotations";
-import {
-  causeLines,
-  causeNames,
-  DELIVERY_LINES,
-  hasCorrectedRtt,
-  hasDelivery,
-  RTT_CORRECTED_LINES,
-} from "../../lib/runs/series-causes";
+import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "../../lib/runs/series-causes";
+import { hasCorrectedRtt, RTT_CORRECTED_LINES } from "../../lib/runs/series-rtt";
 import { scriptCountLines, scriptLatencyLines, scriptMetricNames } from "../../lib/runs/series-script";
 import { chartOrder, hasRoundTrips, type ChartId, type ScenarioKind } from "../../lib/runs/scenario-view";
 import { sloRateLines, sloThresholds, type SloChart, type Threshold } from "../../lib/charts/slo-live";
 import { ZoomBar } from "../charts/chart-zoom";
-import { SeriesChart } from "../charts/series-chart";
+import { SeriesChart, type ChartUnit } from "../charts/series-chart";
 
 interface RunChartsProps {
   points: readonly SeriesPoint[];
@@ -111,6 +105,9 @@ interface ChartBase {
   markers: readonly TimeMarker[];
 }
 
+/** What some charts add to their lines: the unit they are drawn in and the SLOs' thresholds on them. */
+type SeriesChartExtras = { unit?: ChartUnit; thresholds?: Threshold[] };
+
 type SloChartThresholds = Record<"rtt" | "latency" | "rates" | "script", Threshold[]>;
 
 /** The lines that come and go with what the seconds carry, and the plan's SLOs drawn on the charts. */
@@ -176,73 +173,43 @@ function useSloLines(slos: readonly Slo[]): Pick<RunChartLines, "thresholds" | "
 /** Each chart the run can show, or false where its seconds carry nothing for it; chartOrder picks and orders them. */
 function chartsById(base: ChartBase, lines: RunChartLines, scenario: ScenarioKind): Record<ChartId, ReactNode> {
   const { thresholds } = lines;
+  // One series chart of the run's seconds; `more` sets its unit and SLO thresholds where it has them.
+  const chart = (testId: string, title: string, chartLines: readonly ChartLine[], more: SeriesChartExtras = {}) => (
+    <SeriesChart testId={testId} title={title} lines={chartLines} {...base} {...more} />
+  );
+  // A chart of lines that come with the seconds: drawn once they carry at least one.
+  const whenAny = (chartLines: readonly ChartLine[], testId: string, title: string, more?: SeriesChartExtras) =>
+    chartLines.length > 0 && chart(testId, title, chartLines, more);
   return {
-    connections: (
-      <SeriesChart testId="chart-connections" title="Clients and connections" lines={CONNECTION_LINES} {...base} />
-    ),
-    messages: <SeriesChart testId="chart-messages" title="Messages per second" lines={MESSAGE_LINES} {...base} />,
+    connections: chart("chart-connections", "Clients and connections", CONNECTION_LINES),
+    messages: chart("chart-messages", "Messages per second", MESSAGE_LINES),
     rtt: <RttChart {...base} thresholds={thresholds.rtt} />,
-    bytes: <SeriesChart testId="chart-bytes" title="Bytes per second" lines={BYTE_LINES} {...base} unit="bytes" />,
-    errors: <SeriesChart testId="chart-errors" title="Errors per second" lines={ERROR_LINES} {...base} />,
+    bytes: chart("chart-bytes", "Bytes per second", BYTE_LINES, { unit: "bytes" }),
+    errors: chart("chart-errors", "Errors per second", ERROR_LINES),
     // The rate SLOs' own unit (percent of attempts), which the errors-per-second chart cannot carry.
-    rates: lines.rates.length > 0 && (
-      <SeriesChart
-        testId="chart-rates"
-        title="Error and loss rate (%), as the SLOs judge them"
-        lines={lines.rates}
-        {...base}
-        thresholds={thresholds.rates}
-      />
-    ),
+    rates: whenAny(lines.rates, "chart-rates", "Error and loss rate (%), as the SLOs judge them", {
+      thresholds: thresholds.rates,
+    }),
     agents:
-      lines.cpu.length > 0 ? (
-        <SeriesChart testId="chart-agent-health" title="Agent CPU (100 % = one core)" lines={lines.cpu} {...base} />
-      ) : (
-        <SeriesChart testId="chart-agents" title="Agents reporting" lines={AGENT_LINES} {...base} />
-      ),
-    causes: lines.causes.length > 0 && (
-      <SeriesChart
-        testId="chart-causes"
-        title="Errors and disconnects by cause, per second"
-        lines={lines.causes}
-        {...base}
-      />
+      lines.cpu.length > 0
+        ? chart("chart-agent-health", "Agent CPU (100 % = one core)", lines.cpu)
+        : chart("chart-agents", "Agents reporting", AGENT_LINES),
+    causes: whenAny(lines.causes, "chart-causes", "Errors and disconnects by cause, per second"),
+    delivery:
+      lines.delivery &&
+      chart("chart-delivery", "Delivery: broadcast reach (%), lost, duplicates, out of order", DELIVERY_LINES),
+    "script-latency": whenAny(
+      lines.script.latency,
+      "chart-script-latency",
+      "Script timings (ctx.measure), p50 and p99",
+      { unit: "ms", thresholds: thresholds.script },
     ),
-    delivery: lines.delivery && (
-      <SeriesChart
-        testId="chart-delivery"
-        title="Delivery: broadcast reach (%), lost, duplicates, out of order"
-        lines={DELIVERY_LINES}
-        {...base}
-      />
-    ),
-    "script-latency": lines.script.latency.length > 0 && (
-      <SeriesChart
-        testId="chart-script-latency"
-        title="Script timings (ctx.measure), p50 and p99"
-        lines={lines.script.latency}
-        {...base}
-        unit="ms"
-        thresholds={thresholds.script}
-      />
-    ),
-    "script-counts": lines.script.counts.length > 0 && (
-      <SeriesChart
-        testId="chart-script-counts"
-        title="Script counters (ctx.count), per second"
-        lines={lines.script.counts}
-        {...base}
-      />
-    ),
-    latency: lines.latency.length > 0 && (
-      <SeriesChart
-        testId="chart-latency"
-        title={hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99"}
-        lines={lines.latency}
-        {...base}
-        unit="ms"
-        thresholds={thresholds.latency}
-      />
+    "script-counts": whenAny(lines.script.counts, "chart-script-counts", "Script counters (ctx.count), per second"),
+    latency: whenAny(
+      lines.latency,
+      "chart-latency",
+      hasRoundTrips(scenario) ? "Other latencies, p99" : "Latencies, p99",
+      { unit: "ms", thresholds: thresholds.latency },
     ),
   };
 }

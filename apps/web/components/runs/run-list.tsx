@@ -14,7 +14,7 @@ import { listedDurationSeconds } from "../../lib/shared/run-timing";
 import { personName } from "../../lib/runs/people";
 import { statusTone, verdictBadge, verdictTitle } from "../../lib/shared/verdict";
 import { RunTags } from "./run-tags";
-import { DataTable, type DataColumn } from "../ui/data-table";
+import { DataTable, numeric, type DataColumn } from "../ui/data-table";
 import { StatusBadge } from "../ui/status-badge";
 
 const RUN_COLUMNS: readonly DataColumn[] = [
@@ -22,11 +22,7 @@ const RUN_COLUMNS: readonly DataColumn[] = [
   "Status",
   "Verdict",
   "Created",
-  { label: "Duration", numeric: true },
-  { label: "Clients", numeric: true },
-  { label: "Messages/s", numeric: true },
-  { label: "RTT p99", numeric: true },
-  { label: "Errors", numeric: true },
+  ...numeric("Duration", "Clients", "Messages/s", "RTT p99", "Errors"),
 ];
 
 /** One page of runs, each linking to its page, with the headline numbers of those that ended. */

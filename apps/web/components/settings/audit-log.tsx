@@ -7,19 +7,13 @@ import { formatDateTime } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { describeAction, describeDetails, describeTarget, targetNames } from "../../lib/settings/settings-audit";
-import { can } from "../../lib/shared/settings-permissions";
 import { DataTable } from "../ui/data-table";
-import { NotForYourRole } from "./settings-nav";
-import { useMe } from "../shell/session-gate";
+import { forRole } from "./settings-nav";
 import { ErrorAlert } from "../ui/error-alert";
 import { keyedByContent } from "../../lib/shared/content-keys";
 
 /** Who did what to members, invitations, tokens and settings; admins and owners only. */
-export function AuditLog() {
-  const me = useMe();
-  if (!can(me.role, "audit.read")) return <NotForYourRole what="The audit log" who="admins and owners" />;
-  return <AuditTable />;
-}
+export const AuditLog = forRole("audit.read", "The audit log", AuditTable);
 
 function AuditTable() {
   const { data, error } = useApiQuery(queryKeys.audit, (signal) => settingsApi.listAudit(signal));

@@ -7,10 +7,10 @@ import { useApiQuery } from "../../hooks/use-api-query";
 import { errorMessage } from "../../lib/shared/api-client";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { settingsApi } from "../../lib/settings/settings-api";
-import { can, invitableRoles, ROLE_TEXT } from "../../lib/shared/settings-permissions";
+import { invitableRoles, ROLE_TEXT } from "../../lib/shared/settings-permissions";
 import { InvitationList } from "./invitation-list";
 import { SecretOnce } from "./settings-secret";
-import { NotForYourRole } from "./settings-nav";
+import { forRole } from "./settings-nav";
 import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
 import { SelectField } from "../ui/select-field";
@@ -24,11 +24,7 @@ const EXPIRIES = [
 ] as const;
 
 /** Invitation links: create one (shown once), see the pending ones, revoke. Admins and owners only. */
-export function InvitationSettings() {
-  const me = useMe();
-  if (!can(me.role, "member.manage")) return <NotForYourRole what="Inviting people" who="admins and owners" />;
-  return <InvitationManager />;
-}
+export const InvitationSettings = forRole("member.manage", "Inviting people", InvitationManager);
 
 function InvitationManager() {
   const me = useMe();

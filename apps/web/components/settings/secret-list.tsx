@@ -6,7 +6,7 @@ import { formatDateTime } from "../../lib/shared/format";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { secretsApi } from "../../lib/settings/secrets-api";
 import { DataTable } from "../ui/data-table";
-import { ConfirmButton } from "./settings-confirm-button";
+import { ConfirmButton, rowActionWords } from "./settings-confirm-button";
 
 /** The organisation's secrets by name, with who set them when; there is no value to show. */
 export function SecretList({ secrets, onReplace }: { secrets: SecretView[]; onReplace: (name: string) => void }) {
@@ -48,10 +48,7 @@ export function SecretList({ secrets, onReplace }: { secrets: SecretView[]; onRe
                 Replace value
               </button>
               <ConfirmButton
-                label="Delete"
-                accessibleLabel={`Delete secret ${secret.name}`}
-                title={`Delete secret “${secret.name}”?`}
-                confirmLabel="Delete secret"
+                {...rowActionWords("Delete", "secret", secret.name)}
                 onConfirm={async () => {
                   await secretsApi.remove(secret.name);
                   await Promise.all([

@@ -6,21 +6,15 @@ import { useApiMutation } from "../../hooks/use-api-mutation";
 import { useApiQuery } from "../../hooks/use-api-query";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { secretsApi } from "../../lib/settings/secrets-api";
-import { can } from "../../lib/shared/settings-permissions";
-import { NotForYourRole } from "./settings-nav";
+import { forRole } from "./settings-nav";
 import { SecretList } from "./secret-list";
 import { fieldBinder, TextField } from "../ui/text-field";
-import { useMe } from "../shell/session-gate";
 import { ErrorAlert } from "../ui/error-alert";
 import { SettingsListSection } from "./settings-list-section";
 import { BusyButton } from "../ui/busy-button";
 
 /** Organisation secrets: add or replace one (its value is never shown again), list them by name, delete. Admins and owners. */
-export function SecretSettings() {
-  const me = useMe();
-  if (!can(me.role, "secret.manage")) return <NotForYourRole what="Managing secrets" who="admins and owners" />;
-  return <SecretManager />;
-}
+export const SecretSettings = forRole("secret.manage", "Managing secrets", SecretManager);
 
 function SecretManager() {
   const [name, setName] = useState("");

@@ -19,6 +19,20 @@ interface ConfirmButtonProps {
 }
 
 /**
+ * The words of a list row's destructive action on a named thing: `verb` on the button ("Revoke"), the verb, noun and
+ * name to a screen reader ("Revoke token ci"), the question as the dialog's title and the verb and noun on its
+ * confirm button.
+ */
+export function rowActionWords(verb: string, noun: string, name: string) {
+  return {
+    label: verb,
+    accessibleLabel: `${verb} ${noun} ${name}`,
+    title: `${verb} ${noun} “${name}”?`,
+    confirmLabel: `${verb} ${noun}`,
+  };
+}
+
+/**
  * A destructive action behind a modal dialog (native <dialog>: focus stays inside, Esc cancels).
  * A refusal from the API stays in the dialog, next to the button that caused it.
  */

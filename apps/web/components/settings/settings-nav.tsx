@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { ComponentType } from "react";
 import type { Action } from "@throng/protocol/orgs";
-import { can } from "../../lib/shared/settings-permissions";
+import { can, rolesWhoCan } from "../../lib/shared/settings-permissions";
 import { useMe } from "../shell/session-gate";
 
 const SECTIONS: { href: string; label: string; needs: Action }[] = [
@@ -37,15 +38,23 @@ export function SettingsNav() {
   );
 }
 
-/** Shown instead of a section the role may not use, when it is opened by its address. */
-export function NotForYourRole({ what, who }: { what: string; who: string }) {
+/** Shown instead of a section the role may not use, when it is opened by its address: what it is and who may. */
+function NotForYourRole({ what, needs }: { what: string; needs: Action }) {
   const { role } = useMe();
   return (
     <div className="empty" data-testid="not-for-role">
       <strong>
-        {what} is for {who}.
+        {what} is for {rolesWhoCan(needs)}.
       </strong>
       Your role here is {role ?? "viewer"}; ask an admin or owner of the organisation if you need it.
     </div>
   );
+}
+
+/** A settings section only some roles may use: `Section` for a role that may take `needs`, NotForYourRole for the others. */
+export function forRole(needs: Action, what: string, Section: ComponentType): ComponentType {
+  return function ForRole() {
+    const { role } = useMe();
+    return can(role, needs) ? <Section /> : <NotForYourRole what={what} needs={needs} />;
+  };
 }

@@ -6,7 +6,7 @@ import { formatAgo, formatDateTime, formatUntil } from "../../lib/shared/format"
 import { queryKeys } from "../../lib/shared/query-keys";
 import { settingsApi } from "../../lib/settings/settings-api";
 import { DataTable } from "../ui/data-table";
-import { ConfirmButton } from "./settings-confirm-button";
+import { ConfirmButton, rowActionWords } from "./settings-confirm-button";
 
 type TokenState = "active" | "expired" | "revoked";
 
@@ -55,10 +55,7 @@ export function TokenList({ tokens }: { tokens: ApiTokenView[] }) {
               <div className="row-actions">
                 {state === "active" && (
                   <ConfirmButton
-                    label="Revoke"
-                    accessibleLabel={`Revoke token ${token.name}`}
-                    title={`Revoke token “${token.name}”?`}
-                    confirmLabel="Revoke token"
+                    {...rowActionWords("Revoke", "token", token.name)}
                     onConfirm={async () => {
                       await settingsApi.revokeToken(token.id);
                       // The dialog closes once the list shows the token revoked.

@@ -7,9 +7,9 @@ import { useApiQuery } from "../../hooks/use-api-query";
 import { errorMessage } from "../../lib/shared/api-client";
 import { queryKeys } from "../../lib/shared/query-keys";
 import { settingsApi } from "../../lib/settings/settings-api";
-import { can, SCOPE_TEXT, tokenScopesFor } from "../../lib/shared/settings-permissions";
+import { SCOPE_TEXT, tokenScopesFor } from "../../lib/shared/settings-permissions";
 import { SecretOnce } from "./settings-secret";
-import { NotForYourRole } from "./settings-nav";
+import { forRole } from "./settings-nav";
 import { TextField } from "../ui/text-field";
 import { TokenList } from "./token-list";
 import { useMe } from "../shell/session-gate";
@@ -21,12 +21,7 @@ import { BusyButton } from "../ui/busy-button";
 const EXPIRIES = [7, 30, 90, 365] as const;
 
 /** API tokens for the CLI and CI: create (secret shown once), list, revoke. Members and up. */
-export function TokenSettings() {
-  const me = useMe();
-  if (!can(me.role, "token.manage"))
-    return <NotForYourRole what="Managing API tokens" who="members, admins and owners" />;
-  return <TokenManager />;
-}
+export const TokenSettings = forRole("token.manage", "Managing API tokens", TokenManager);
 
 function TokenManager() {
   const me = useMe();

@@ -4,6 +4,11 @@ import { keyedByContent } from "../../lib/shared/content-keys";
 /** A column header: plain text, or text with a numeric alignment and a hover explanation. */
 export type DataColumn = string | { label: ReactNode; key?: string; numeric?: boolean; title?: string };
 
+/** Columns of figures, right-aligned: `numeric("Clients", "RTT p99")` for `{ label: "Clients", numeric: true }, …`. */
+export function numeric(...labels: string[]): DataColumn[] {
+  return labels.map((label) => ({ label, numeric: true }));
+}
+
 /**
  * The shell every list table repeats: scroll wrapper, a caption for screen readers, and a header row. A column
  * named "" is the actions column (its header is read as "Actions" but not shown). Rows come as children, so each

@@ -1,5 +1,6 @@
 "use client";
 
+import type { AriaAttributes } from "react";
 import { labelRow, type LabelErrors, type LabelRow } from "../../lib/shared/labels";
 
 interface LabelEditorProps {
@@ -35,34 +36,34 @@ export function LabelEditor({ idPrefix, legend, hint, rows, errors, onChange, no
       {rows.map((row, index) => {
         const error = errors[row.id];
         const errorId = error ? `${idPrefix}-label-${row.id}-error` : undefined;
+        // One side of the row, its name or its value, labelled for screen readers ("Label 2 name").
+        const side = (part: "key" | "value", aria: AriaAttributes = {}) => {
+          const word = part === "key" ? "name" : "value";
+          const id = `${idPrefix}-label-${row.id}-${part}`;
+          return (
+            <>
+              <label className="sr-only" htmlFor={id}>
+                {One} {index + 1} {word}
+              </label>
+              <input
+                id={id}
+                type="text"
+                placeholder={`${word}, e.g. ${noun[word]}`}
+                value={row[part]}
+                onChange={(event) => update(row.id, { [part]: event.target.value })}
+                autoComplete="off"
+                {...aria}
+              />
+            </>
+          );
+        };
         return (
           <div key={row.id} className="label-row-wrap">
             <div className="label-row">
-              <label className="sr-only" htmlFor={`${idPrefix}-label-${row.id}-key`}>
-                {One} {index + 1} name
-              </label>
-              <input
-                id={`${idPrefix}-label-${row.id}-key`}
-                type="text"
-                placeholder={`name, e.g. ${noun.name}`}
-                value={row.key}
-                onChange={(event) => update(row.id, { key: event.target.value })}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={errorId}
-                autoComplete="off"
-              />
+              {/* The row's error is told on its name. */}
+              {side("key", { "aria-invalid": error ? true : undefined, "aria-describedby": errorId })}
               <span aria-hidden="true">=</span>
-              <label className="sr-only" htmlFor={`${idPrefix}-label-${row.id}-value`}>
-                {One} {index + 1} value
-              </label>
-              <input
-                id={`${idPrefix}-label-${row.id}-value`}
-                type="text"
-                placeholder={`value, e.g. ${noun.value}`}
-                value={row.value}
-                onChange={(event) => update(row.id, { value: event.target.value })}
-                autoComplete="off"
-              />
+              {side("value")}
               <button
                 className="button small"
                 type="button"

@@ -4,6 +4,7 @@ import { runSummary } from "@throng/protocol/run-summary.test-support";
 import {
   TREND_FIGURES,
   trendBaseline,
+  trendChart,
   trendColumns,
   trendRuns,
   trendThreshold,
@@ -150,6 +151,26 @@ describe("the trend's axes and SLO", () => {
     });
     expect(trendBaseline(figure("estimate"), baseline, String)).toBeNull();
     expect(trendBaseline(figure("p99Ms"), null, String)).toBeNull();
+  });
+
+  it("puts one figure's chart together: its runs, the SLO's and the baseline run's lines, a y axis holding all three", () => {
+    const runs = trendRuns([
+      run("a", "2026-11-24T09:00:00Z"),
+      run("b", "2026-11-24T10:00:00Z", { summary: summary({ rttP99Ms: 12.59 }) }),
+    ]);
+    const [baseline] = trendRuns([
+      run("1a2b3c4d-0000-4000-8000-000000000000", "2026-11-20T09:00:00Z", { summary: summary({ rttP99Ms: 30 }) }),
+    ]);
+    const p99 = TREND_FIGURES.find((figure) => figure.key === "p99Ms")!;
+    const chart = trendChart(runs, p99, [{ metric: "rtt-p99-ms", below: 50 }], baseline!, (value) => `${value} ms`);
+    expect(chart.columns).toEqual([
+      [runs[0]!.t, runs[1]!.t],
+      [5, 12.59],
+    ]);
+    expect(chart.threshold).toEqual({ value: 50, label: "SLO: Round trip p99 < 50 ms" });
+    expect(chart.baseline).toEqual({ value: 30, label: "Baseline run 1a2b3c4d…: 30 ms" });
+    expect(chart.yTicks).toEqual([0, 20, 40, 60]);
+    expect(chart.tickLabel(runs[1]!.t)).toBe(trendTickFormat(chart.columns[0])(runs[1]!.t));
   });
 
   it("labels the time axis in the reader's locale and zone, as short as the runs allow, never two ticks alike", () => {

@@ -157,3 +157,32 @@ export function trendTickFormat(times: readonly number[], place: ReaderPlace = {
   const format = new Intl.DateTimeFormat(place.locale, { ...options, ...zone });
   return (t) => format.format(at(t));
 }
+
+/** What one figure's chart draws: its columns, the SLO's and the baseline run's lines, its y ticks and its x labels. */
+export interface TrendChart {
+  columns: [number[], (number | null)[]];
+  threshold: { value: number; label: string } | null;
+  baseline: { value: number; label: string } | null;
+  yTicks: number[];
+  tickLabel: (t: number) => string;
+}
+
+/** One figure's chart over the plan's runs, with the plan's SLOs and its baseline run (its value worded by `format`). */
+export function trendChart(
+  runs: readonly TrendRun[],
+  figure: TrendFigure,
+  slos: readonly Slo[] | undefined,
+  baseline: TrendRun | null,
+  format: (value: number) => string,
+): TrendChart {
+  const columns = trendColumns(runs, figure);
+  const threshold = trendThreshold(figure, slos);
+  const baselineLine = trendBaseline(figure, baseline, format);
+  return {
+    columns,
+    threshold,
+    baseline: baselineLine,
+    yTicks: trendYTicks(columns[1], threshold?.value, baselineLine?.value),
+    tickLabel: trendTickFormat(columns[0]),
+  };
+}

@@ -2,19 +2,21 @@ import { expect, it } from "vitest";
 import { PlanSpec } from "@throng/protocol/plan";
 import { schemaWords } from "./schema-words";
 
+/** zod's complaints and the form's words for them; the schema's own words stay as they are. */
+const WORDED: readonly [message: string, words: string][] = [
+  ["Too big: expected array to have <=20 items", "at most 20 items"],
+  ["Too small: expected array to have >=1 items", "give at least one"],
+  ["Too big: expected string to have <=120 characters", "at most 120 characters"],
+  ["Too small: expected string to have >=1 characters", "fill this in"],
+  ["Too big: expected number to be <=600000", "must be at most 600000"],
+  ["Too small: expected number to be >=1", "must be at least 1"],
+  ["Invalid input: expected boolean, received string", "must be yes or no (true or false)"],
+  ['Unrecognized key: "clinets"', "clinets: not a field here (check its spelling and where it sits)"],
+  ["must be at least 10 ms", "must be at least 10 ms"],
+];
+
 it("says the schema's own complaints in the form's words, never zod's ('Too big: expected array to have <=20 items')", () => {
-  expect(schemaWords("Too big: expected array to have <=20 items")).toBe("at most 20 items");
-  expect(schemaWords("Too small: expected array to have >=1 items")).toBe("give at least one");
-  expect(schemaWords("Too big: expected string to have <=120 characters")).toBe("at most 120 characters");
-  expect(schemaWords("Too small: expected string to have >=1 characters")).toBe("fill this in");
-  expect(schemaWords("Too big: expected number to be <=600000")).toBe("must be at most 600000");
-  expect(schemaWords("Too small: expected number to be >=1")).toBe("must be at least 1");
-  expect(schemaWords("Invalid input: expected boolean, received string")).toBe("must be yes or no (true or false)");
-  expect(schemaWords('Unrecognized key: "clinets"')).toBe(
-    "clinets: not a field here (check its spelling and where it sits)",
-  );
-  // The schema's own words stay as they are.
-  expect(schemaWords("must be at least 10 ms")).toBe("must be at least 10 ms");
+  for (const [message, words] of WORDED) expect(schemaWords(message), message).toBe(words);
 });
 
 it("leaves no zod wording in what a plan with too many SLOs and bad fields is told", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { UslFit } from "@throng/protocol/report";
 import { CHART, capacityChartModel, niceCeiling, splitCurve, uslThroughput } from "./capacity-chart";
 
 /** Step `i` of a step-up run: its clients and throughput, held unless said otherwise. */
@@ -11,6 +12,14 @@ const step = (i: number, clients: number, throughput: number, held = true) => ({
   slos: [],
   held,
   saturatedAgents: [],
+});
+
+/** A USL fit with no coherency cost (κ = 0): its throughput climbs for ever, so it has no predicted peak. */
+const climbingFit = (fit: Pick<UslFit, "lambda" | "sigma" | "rSquared" | "trustedUpToClients">): UslFit => ({
+  ...fit,
+  kappa: 0,
+  peakClients: null,
+  peakThroughputPerSec: null,
 });
 
 describe("uslThroughput", () => {
@@ -99,15 +108,7 @@ describe("capacityChartModel", () => {
       step(4, 500, 667),
       step(5, 600, 774, false),
     ];
-    const usl = {
-      lambda: 1.6,
-      sigma: 0.0004,
-      kappa: 0,
-      rSquared: 0.99,
-      peakClients: null,
-      peakThroughputPerSec: null,
-      trustedUpToClients: 750,
-    };
+    const usl = climbingFit({ lambda: 1.6, sigma: 0.0004, rSquared: 0.99, trustedUpToClients: 750 });
     const model = capacityChartModel({ steps, usl, breakingStep: 5, kneeClients: 400 });
     const xsOf = (path: string) => [...path.matchAll(/[ML]([\d.]+),/g)].map((m) => Number(m[1]));
     const clientsAt = (px: number) =>
@@ -122,15 +123,7 @@ describe("capacityChartModel", () => {
     expect(model.yTicks.at(-1)!.value).toBe(1_000);
   });
   it("draws no dashed part when the axis ends where the trust does", () => {
-    const usl = {
-      lambda: 10,
-      sigma: 0.02,
-      kappa: 0,
-      rSquared: 0.95,
-      peakClients: null,
-      peakThroughputPerSec: null,
-      trustedUpToClients: 50,
-    };
+    const usl = climbingFit({ lambda: 10, sigma: 0.02, rSquared: 0.95, trustedUpToClients: 50 });
     const model = capacityChartModel({
       steps: [step(0, 20, 180), step(1, 40, 330)],
       usl,

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  causeLines,
-  causeNames,
-  DELIVERY_LINES,
-  hasCorrectedRtt,
-  hasDelivery,
-  RTT_CORRECTED_LINES,
-} from "./series-causes";
+import { causeLines, causeNames, DELIVERY_LINES, hasDelivery } from "./series-causes";
 import { idleSeriesPoint } from "../shared/series-point.test-support";
 
 describe("errors and disconnects by cause", () => {
@@ -32,12 +25,5 @@ describe("errors and disconnects by cause", () => {
     expect(DELIVERY_LINES.map((l) => l.value(p))).toEqual([98.7, 4, 0, 0]);
     expect(DELIVERY_LINES.map((l) => l.value(idleSeriesPoint({ broadcastReach: 1 })))).toEqual([100, 0, 0, 0]);
     expect(DELIVERY_LINES.map((l) => l.value(idleSeriesPoint({})))).toEqual([null, null, null, null]);
-  });
-
-  it("switches the round-trip chart to the corrected percentiles only when they were measured", () => {
-    expect(hasCorrectedRtt([idleSeriesPoint({})])).toBe(false);
-    const p = idleSeriesPoint({ latency: { rttCorrected: { count: 10, p50Ms: 1, p90Ms: 2, p99Ms: 300, maxMs: 310 } } });
-    expect(hasCorrectedRtt([p])).toBe(true);
-    expect(RTT_CORRECTED_LINES.map((l) => l.value(p))).toEqual([1, 2, 300, 310]);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { assignableRoles, can, invitableRoles, mayManageMember, tokenScopesFor } from "./settings-permissions";
+import {
+  assignableRoles,
+  can,
+  invitableRoles,
+  mayManageMember,
+  rolesWhoCan,
+  tokenScopesFor,
+} from "./settings-permissions";
 import type { Action, Role } from "@throng/protocol/orgs";
 
 /** Asserts each action `role` may take and each it may not, naming the pair that fails. */
@@ -25,6 +32,16 @@ describe("can", () => {
 
   it("treats an unknown role as a viewer", () => {
     expectActions(undefined, ["plan.read"], ["plan.write"]);
+  });
+});
+
+describe("rolesWhoCan", () => {
+  it("names the roles a refused section is for, from the matrix, least powerful first", () => {
+    expect(rolesWhoCan("plan.read")).toBe("viewers, members, admins and owners");
+    expect(rolesWhoCan("token.manage")).toBe("members, admins and owners");
+    for (const action of ["audit.read", "secret.manage", "member.manage"] as const) {
+      expect(rolesWhoCan(action), action).toBe("admins and owners");
+    }
   });
 });
 

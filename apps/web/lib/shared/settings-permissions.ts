@@ -13,6 +13,15 @@ export function can(role: Role | undefined, action: Action): boolean {
   return roleCan(role ?? "viewer", action);
 }
 
+/** Who may take `action`, least powerful first, in words: "admins and owners", "members, admins and owners". */
+export function rolesWhoCan(action: Action): string {
+  const names = [...ALL]
+    .reverse()
+    .filter((role) => can(role, action))
+    .map((role) => `${role}s`);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "no one");
+}
+
 /** May `actor` change or remove a member who currently has `target`? Only owners touch owners. */
 export function mayManageMember(actor: Role | undefined, target: Role): boolean {
   if (!can(actor, "member.manage")) return false;
