@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import type { Actor } from "@throng/core/orgs/permissions";
 import { IdParams } from "@throng/protocol/api";
 import { RunReport } from "@throng/protocol/run";
 import { RunRangeQuery, RunRangeSummary } from "@throng/protocol/run-range";
@@ -17,12 +18,32 @@ function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyRep
     .send(csv);
 }
 
+/** What a run's CSV export declares: its summary, the file name the browser saves it under, and the read that writes it. */
+interface CsvExportSpec {
+  summary: string;
+  filename: (runId: string) => string;
+  read: (actor: Actor, runId: string) => Promise<string>;
+}
+
 /** A run's report and its exports (CSV, PDF), its summary over a range of seconds, and runs compared. */
 export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports } = deps;
   const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
   app.addHook("onClose", () => deps.pdf.close()); // the one Chromium goes with the app
+  /** A run's export as a CSV file, counted against the caller's exports per minute like every export. */
+  const csvExport = (url: `/api/runs/:id/${string}`, { summary, filename, read }: CsvExportSpec) =>
+    member.get(url, "run.read", {
+      summary,
+      schema: { params: IdParams },
+      produces: "text/csv",
+      errors: [429],
+      handler: async ({ actor, caller, request, reply }) => {
+        await limitCaller(caller, reply, "export");
+        const { id } = request.params;
+        return sendCsv(reply, filename(id), await read(actor, id));
+      },
+    });
 
   member.get("/api/runs/:id/report", "run.read", {
     summary:
@@ -35,17 +56,11 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
     },
   });
 
-  member.get("/api/runs/:id/errors.csv", "run.read", {
+  csvExport("/api/runs/:id/errors.csv", {
     summary:
       "The run's error samples as CSV: kind, message, when, client, agent, bytes as hex (an export: 429 with Retry-After past the caller's exports per minute)",
-    schema: { params: IdParams },
-    produces: "text/csv",
-    errors: [429],
-    handler: async ({ actor, caller, request, reply }) => {
-      await limitCaller(caller, reply, "export");
-      const { id } = request.params;
-      return sendCsv(reply, `run-${id}-errors.csv`, await reports.errorsCsv(actor, id));
-    },
+    filename: (id) => `run-${id}-errors.csv`,
+    read: reports.errorsCsv,
   });
 
   member.get("/api/runs/:id/summary", "run.read", {
@@ -55,16 +70,10 @@ export async function reportRoutes(app: ZodFastify, deps: ApiDeps) {
     handler: ({ actor, request }) => reports.rangeSummary(actor, request.params.id, request.query),
   });
 
-  member.get("/api/runs/:id/series.csv", "run.read", {
+  csvExport("/api/runs/:id/series.csv", {
     summary: "The per-second series as CSV (an export: 429 with Retry-After past the caller's exports per minute)",
-    schema: { params: IdParams },
-    produces: "text/csv",
-    errors: [429],
-    handler: async ({ actor, caller, request, reply }) => {
-      await limitCaller(caller, reply, "export");
-      const { id } = request.params;
-      return sendCsv(reply, `run-${id}.csv`, await reports.csv(actor, id));
-    },
+    filename: (id) => `run-${id}.csv`,
+    read: reports.csv,
   });
 
   member.get("/api/runs/:id/report.pdf", "run.read", {

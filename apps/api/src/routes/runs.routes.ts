@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import type { Actor } from "@throng/core/orgs/permissions";
 import { IdParams } from "@throng/protocol/api";
 import { RunSeries, RunView } from "@throng/protocol/run";
 import { RunPage, RunsQuery } from "@throng/protocol/run-list";
@@ -10,9 +12,32 @@ import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
+/** What a read of one run declares: its summary, its query where it takes one, its answer, and the run service's read. */
+interface RunViewSpec<Q extends z.ZodObject, A extends z.ZodType> {
+  summary: string;
+  query?: Q;
+  answer: A;
+  read: (actor: Actor, runId: string, query: z.output<Q>) => Promise<z.input<A>>;
+}
+
 /** Runs: list, read, series, abort, note and tags. */
 export async function runRoutes(app: ZodFastify, { resolveIdentity, runs, orchestrator }: ApiDeps) {
   const member = memberRoutes(app, resolveIdentity);
+  /**
+   * A read of one run by its id, the run itself or a view beside it (`GET /api/runs/:id`, `/api/runs/:id/series`):
+   * the run's id (and the query, where the read takes one) in, one read of the run service out. RunViewSpec ties the
+   * read to its schemas at each call; Fastify's types cannot follow generic schemas, so the route itself is declared
+   * with any.
+   */
+  const runView = <const Q extends z.ZodObject, const A extends z.ZodType>(
+    url: `/api/runs/:id${string}`,
+    { summary, query, answer, read }: RunViewSpec<Q, A>,
+  ) =>
+    member.get(url, "run.read", {
+      summary,
+      schema: { params: IdParams, ...(query && { querystring: query }), response: { 200: answer as z.ZodType } },
+      handler: ({ actor, request }) => read(actor, request.params.id, request.query as z.output<Q>),
+    });
 
   member.get("/api/runs", "run.read", {
     summary: "List runs, newest first: one page, filtered by status, verdict outcome, plan, tag and creation time",
@@ -20,11 +45,7 @@ export async function runRoutes(app: ZodFastify, { resolveIdentity, runs, orches
     handler: ({ actor, request }) => runs.list(actor, request.query),
   });
 
-  member.get("/api/runs/:id", "run.read", {
-    summary: "Read a run",
-    schema: { params: IdParams, response: { 200: RunView } },
-    handler: ({ actor, request }) => runs.get(actor, request.params.id),
-  });
+  runView("/api/runs/:id", { summary: "Read a run", answer: RunView, read: runs.get });
 
   member.patch("/api/runs/:id", "run.annotate", {
     summary: "Set a run's note and/or tags (tags replace the set; a field left out is kept)",
@@ -32,37 +53,38 @@ export async function runRoutes(app: ZodFastify, { resolveIdentity, runs, orches
     handler: ({ actor, request }) => runs.annotate(actor, request.params.id, request.body),
   });
 
-  member.get("/api/runs/:id/series", "run.read", {
+  runView("/api/runs/:id/series", {
     summary: "A run's merged per-second series",
-    schema: { params: IdParams, response: { 200: RunSeries } },
-    handler: ({ actor, request }) => runs.series(actor, request.params.id),
+    answer: RunSeries,
+    read: runs.series,
   });
 
-  member.get("/api/runs/:id/distribution", "run.read", {
+  runView("/api/runs/:id/distribution", {
     summary:
       "A latency metric's distribution (log buckets, percentiles) and heatmap over the run or the seconds from..to, from the merged per-second HDR histograms",
-    schema: { params: IdParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
-    handler: ({ actor, request }) => runs.distribution(actor, request.params.id, request.query),
+    query: DistributionQuery,
+    answer: LatencyDistribution,
+    read: runs.distribution,
   });
 
-  member.get("/api/runs/:id/server", "run.read", {
+  runView("/api/runs/:id/server", {
     summary: "The server under test, second by second, as the plan's watchers sampled it",
-    schema: { params: IdParams, response: { 200: RunServerSeries } },
-    handler: ({ actor, request }) => runs.serverSeries(actor, request.params.id),
+    answer: RunServerSeries,
+    read: runs.serverSeries,
   });
 
-  member.get("/api/runs/:id/errors", "run.read", {
+  runView("/api/runs/:id/errors", {
     summary:
       "The first distinct samples of each error kind (message, time, client, agent, the bytes that caused it; secrets masked)",
-    schema: { params: IdParams, response: { 200: RunErrorSamples } },
-    handler: ({ actor, request }) => runs.errorSamples(actor, request.params.id),
+    answer: RunErrorSamples,
+    read: runs.errorSamples,
   });
 
-  member.get("/api/runs/:id/rooms", "run.read", {
+  runView("/api/runs/:id/rooms", {
     summary:
       "movement-sync: the worst rooms by reach, then p99 (at most 50, across agents), and the spread over every room",
-    schema: { params: IdParams, response: { 200: RunRooms } },
-    handler: ({ actor, request }) => runs.rooms(actor, request.params.id),
+    answer: RunRooms,
+    read: runs.rooms,
   });
 
   member.post("/api/runs/:id/abort", "run.abort", {

@@ -10,11 +10,40 @@ import type { ApiDeps } from "../services";
 import { requestBody, type ZodFastify } from "../http/route-schema";
 import { memberRoutes } from "../http/member-route";
 
+/** What a read of a shared run declares: its summary, its query where it takes one, its answer, and the read. */
+interface SharedReadSpec<Q extends z.ZodObject, A extends z.ZodType> {
+  summary: string;
+  query?: Q;
+  answer: A;
+  read: (token: string, query: z.output<Q>) => Promise<z.input<A>>;
+}
+
 /** Share links to a run's report, and the shared report as the public reads it without signing in. */
 export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
   const { resolveIdentity, reports } = deps;
   const member = memberRoutes(app, resolveIdentity);
   const limitCaller = createCallerLimits(deps);
+  /**
+   * A read of a shared run by its link's token, without signing in: the token (and the query, where the read takes
+   * one) in, one read of the shared report out. SharedReadSpec ties the read to its schemas at each call; Fastify's
+   * types cannot follow generic schemas, so the route itself is declared with any.
+   */
+  const sharedRead = <const Q extends z.ZodObject, const A extends z.ZodType>(
+    url: `/api/public/reports/:token${string}`,
+    { summary, query, answer, read }: SharedReadSpec<Q, A>,
+  ) =>
+    app.get(
+      url,
+      {
+        schema: {
+          params: TokenParams,
+          ...(query && { querystring: query }),
+          response: { 200: answer as z.ZodType },
+        },
+        config: { doc: { summary, access: "public" } },
+      },
+      (request) => read(request.params.token, request.query as z.output<Q>),
+    );
 
   member.post("/api/runs/:id/share-links", "share.manage", {
     summary: "Create a public read-only link to the report (shown once)",
@@ -40,49 +69,25 @@ export async function shareLinkRoutes(app: ZodFastify, deps: ApiDeps) {
     handler: ({ actor, request }) => reports.revokeShareLink(actor, request.params.id),
   });
 
-  app.get(
-    "/api/public/reports/:token",
-    {
-      schema: { params: TokenParams, response: { 200: RunReport } },
-      config: { doc: { summary: "A shared report, read-only, without signing in", access: "public" } },
-    },
-    async (request) => {
-      return reports.publicReport(request.params.token);
-    },
-  );
+  sharedRead("/api/public/reports/:token", {
+    summary: "A shared report, read-only, without signing in",
+    answer: RunReport,
+    read: reports.publicReport,
+  });
 
-  app.get(
-    "/api/public/reports/:token/summary",
-    {
-      schema: { params: TokenParams, querystring: RunRangeQuery, response: { 200: RunRangeSummary } },
-      config: {
-        doc: {
-          summary: "A shared run's summary over a range of its seconds, without signing in",
-          access: "public",
-        },
-      },
-    },
-    async (request) => {
-      return reports.publicRangeSummary(request.params.token, request.query);
-    },
-  );
+  sharedRead("/api/public/reports/:token/summary", {
+    summary: "A shared run's summary over a range of its seconds, without signing in",
+    query: RunRangeQuery,
+    answer: RunRangeSummary,
+    read: reports.publicRangeSummary,
+  });
 
-  app.get(
-    "/api/public/reports/:token/distribution",
-    {
-      schema: { params: TokenParams, querystring: DistributionQuery, response: { 200: LatencyDistribution } },
-      config: {
-        doc: {
-          summary:
-            "A shared run's latency distribution and heatmap over the run or the seconds from..to, without signing in",
-          access: "public",
-        },
-      },
-    },
-    async (request) => {
-      return reports.publicDistribution(request.params.token, request.query);
-    },
-  );
+  sharedRead("/api/public/reports/:token/distribution", {
+    summary: "A shared run's latency distribution and heatmap over the run or the seconds from..to, without signing in",
+    query: DistributionQuery,
+    answer: LatencyDistribution,
+    read: reports.publicDistribution,
+  });
 
   app.get(
     "/api/public/reports/:token/report.pdf",
