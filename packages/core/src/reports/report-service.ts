@@ -111,7 +111,8 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
     return link;
   }
 
-  return {
+  // A plain object whose methods never use `this`, so a route may hand one on as a function (`read: reports.csv`).
+  const service = {
     async report(actor: Actor, runId: string): Promise<RunReport> {
       authorize(actor, "run.read");
       return reportOf(actor.orgId, runId);
@@ -250,9 +251,10 @@ export function createReportService(deps: { repos: Repos; audit: AuditLog; clock
       token: string,
     ): Promise<{ report: RunReport; distributions: { name: string; distribution: LatencyDistribution }[] }> {
       const link = await sharedRun(token);
-      const report = await this.publicReport(token);
+      const report = await service.publicReport(token);
       return { report, distributions: await printedDistributions(repos, link.orgId, report.run) };
     },
   };
+  return service;
 }
 export type ReportService = ReturnType<typeof createReportService>;
