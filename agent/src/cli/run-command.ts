@@ -15,7 +15,7 @@ import { summariseServerWatch } from "@throng/protocol/server-watch";
 import { LOCAL_AGENT, localFigures, localRecords, localRun, summariseSteps } from "../metrics/run-summary";
 import { measureStep } from "@throng/wire/capacity-step";
 import { NetworkRefusal } from "../network/cohort-network";
-import { judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
+import { agentSecond, judgeRun, type SearchEvidence } from "@throng/protocol/run-verdict";
 import { searchAnswer, type JudgedStep } from "@throng/protocol/capacity-search";
 import type { RunVerdict } from "@throng/protocol/report";
 import { ioPathNote } from "../transports/native-io";
@@ -207,12 +207,7 @@ function standaloneVerdict(
     seconds: run.seconds,
     startSecond: Math.floor(startAt / 1000),
     ...(searchEnded && last ? { endedEarlyAtSecond: last.t + 1 } : {}),
-    agentHealth: snapshots.map((s) => ({
-      t: Math.floor(s.intervalStart / 1000),
-      agentId: LOCAL_AGENT,
-      eventLoopP99Ms: s.health.eventLoopP99Ms,
-      ...(s.health.stealPercent !== undefined ? { stealPercent: s.health.stealPercent } : {}),
-    })),
+    agentHealth: snapshots.map((s) => agentSecond(Math.floor(s.intervalStart / 1000), LOCAL_AGENT, s.health)),
     ...(capacity !== undefined ? { capacity } : {}),
   });
 }

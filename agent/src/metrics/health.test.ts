@@ -35,6 +35,22 @@ describe("agent health", () => {
     expect(typeof health.saturated).toBe("boolean");
   });
 
+  it("reports the event loop's longest hold, which one stall among a second's samples leaves out of the p99", async () => {
+    const sampler = createHealthSampler();
+    // A hundred quiet samples (10 ms apart), then the loop held 1.2 s, as a stopped or swapped-out process holds it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const holdUntil = Date.now() + 1_200;
+    while (Date.now() < holdUntil) {
+      // held: no timer fires until this returns
+    }
+    // Let the monitor's timer fire once more, so the hold is recorded as one late sample.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const health = sampler.sample();
+    sampler.stop();
+    expect(health.eventLoopMaxMs).toBeGreaterThanOrEqual(1_150);
+    expect(health.eventLoopMaxMs).toBeGreaterThan(health.eventLoopP99Ms);
+  });
+
   it("counts descriptors as they open and close", () => {
     const before = openFileCount()!;
     const fds = Array.from({ length: 50 }, () => openSync("/dev/null", "r"));

@@ -193,6 +193,8 @@ export function createHealthSampler(options: { procStat?: () => string | undefin
       const cpuPercent = wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : 0;
       // The monitor's samples include its own timer period; what is left over is the lag.
       const p99Ms = loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS;
+      // One stall (SIGSTOP, swap) is one sample among the second's hundred: only the longest shows it.
+      const maxMs = loop.max / 1e6 - LOOP_RESOLUTION_MS;
       loop.reset();
       lastCpu = process.cpuUsage();
       lastWall = wall;
@@ -203,6 +205,7 @@ export function createHealthSampler(options: { procStat?: () => string | undefin
       const health: AgentHealth = {
         cpuPercent: round2(Math.max(0, cpuPercent)),
         eventLoopP99Ms: Number.isFinite(p99Ms) ? round2(Math.max(0, p99Ms)) : 0,
+        eventLoopMaxMs: Number.isFinite(maxMs) ? round2(Math.max(0, maxMs)) : 0,
         rssBytes: rss(),
         ...(openFds !== undefined ? { openFds } : {}),
         ...(fdLimit !== undefined ? { fdLimit } : {}),

@@ -90,4 +90,15 @@ describe("merging one second of several engines", () => {
     expect(quiet.health.stealPercent).toBeUndefined();
     expect(quiet.health.saturated).toBe(false);
   });
+
+  it("keeps the longest hold of any engine's event loop, and none when no engine reports one", () => {
+    const merged = mergeSnapshots([
+      engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 0.3, eventLoopMaxMs: 12_004, rssBytes: 1 }),
+      engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 0.4, eventLoopMaxMs: 2, rssBytes: 1 }),
+      engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 0.2, rssBytes: 1 }),
+    ]);
+    expect(merged.health).toMatchObject({ eventLoopP99Ms: 0.4, eventLoopMaxMs: 12_004 });
+    const older = mergeSnapshots([engineSnapshot({ cpuPercent: 1, eventLoopP99Ms: 1, rssBytes: 1 })]);
+    expect(older.health.eventLoopMaxMs).toBeUndefined();
+  });
 });

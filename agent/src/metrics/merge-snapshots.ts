@@ -85,6 +85,7 @@ function mergeHealth(all: AgentHealth[]): AgentHealth {
       ? first.saturatedReason
       : `${saturated.length} of ${all.length} engines: ${first.saturatedReason}`);
   const steals = all.flatMap((h) => (h.stealPercent === undefined ? [] : [h.stealPercent]));
+  const holds = all.flatMap((h) => (h.eventLoopMaxMs === undefined ? [] : [h.eventLoopMaxMs]));
   const openFds = all.every((h) => h.openFds === undefined)
     ? undefined
     : all.reduce((sum, h) => sum + (h.openFds ?? 0), 0);
@@ -92,6 +93,7 @@ function mergeHealth(all: AgentHealth[]): AgentHealth {
   return {
     cpuPercent: Math.round(all.reduce((sum, h) => sum + h.cpuPercent, 0) * 100) / 100,
     eventLoopP99Ms: Math.max(...all.map((h) => h.eventLoopP99Ms)),
+    ...(holds.length ? { eventLoopMaxMs: Math.max(...holds) } : {}),
     rssBytes: all.reduce((sum, h) => sum + h.rssBytes, 0),
     ...(openFds !== undefined ? { openFds } : {}),
     ...(fdLimit !== undefined ? { fdLimit } : {}),

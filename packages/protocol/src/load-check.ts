@@ -62,16 +62,23 @@ interface Stall {
   missing: number;
 }
 
+/**
+ * The longest the agent's event loop was held in a second: its one longest hold where it reports it, since a single
+ * stall is one sample among the second's hundred and p99 may not reach it (whether it does depends on which timer
+ * fires first on resume); its p99 from an agent that reports no longest hold.
+ */
+const loopHeldMs = (second: AgentSecond) => Math.max(second.eventLoopP99Ms, second.eventLoopMaxMs ?? 0);
+
 function stalls(health: readonly AgentSecond[]): Stall[] {
   const byAgent = new Map<string, AgentSecond[]>();
   for (const second of health) byAgent.set(second.agentId, [...(byAgent.get(second.agentId) ?? []), second]);
   const out: Stall[] = [];
   for (const [agentId, seconds] of byAgent) {
-    const worst = seconds.reduce((a, b) => (b.eventLoopP99Ms > a.eventLoopP99Ms ? b : a));
+    const worst = seconds.reduce((a, b) => (loopHeldMs(b) > loopHeldMs(a) ? b : a));
     const ts = new Set(seconds.map((s) => s.t));
     const missing = Math.max(...ts) - Math.min(...ts) + 1 - ts.size;
-    if (worst.eventLoopP99Ms >= STALLED_LOOP_MS || missing > 0)
-      out.push({ agentId, loopMs: worst.eventLoopP99Ms, t: worst.t, missing });
+    if (loopHeldMs(worst) >= STALLED_LOOP_MS || missing > 0)
+      out.push({ agentId, loopMs: loopHeldMs(worst), t: worst.t, missing });
   }
   return out;
 }

@@ -308,6 +308,41 @@ describe("run verdict", () => {
     expect(warnings).not.toMatch(/server answered slower|replies came slower/);
   });
 
+  it("names an agent that stood still when only its longest hold shows it: the stall was one sample of the second after its catch-up, under its p99", () => {
+    const spec = plan({ slos: [], load: { clients: 20, durationSec: 30 } });
+    // Agent b (10 clients, 1 ping a second each) froze from second 10 to 21; on resume its monitor recorded the
+    // 12 s hold after the catch-up second was sampled, as one of the next second's hundred samples.
+    const seconds = run(30, (i) => ({
+      clients: 20,
+      connections: 20,
+      agents: 2,
+      ...(i >= 10 && i < 22
+        ? {
+            messagesSentPerSec: 10 + (i === 21 ? 3 : 0),
+            scheduledSends: 10 + (i === 21 ? 121 : 0),
+            skippedSends: i === 21 ? 118 : 0,
+          }
+        : { messagesSentPerSec: 20, scheduledSends: 20 }),
+    }));
+    const agentHealth = seconds.flatMap((p, i) =>
+      ["a", "b"].map((agentId) => ({
+        t: p.t,
+        agentId,
+        eventLoopP99Ms: 0.31,
+        eventLoopMaxMs: agentId === "b" && i === 22 ? 12_004 : 2,
+      })),
+    );
+    const verdict = judgeRun(evidence(seconds, { spec, agentHealth }));
+    expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
+    expect(verdict.reasons.join("\n")).toMatch(
+      /fell short of its schedule: .* agent b stood still \(its event loop was held 12\.0 s at /,
+    );
+    expect(verdict.warnings.join("\n")).not.toMatch(/server answered slower|replies came slower/);
+    // The same evidence from an agent that reports only its p99 cannot name the stall.
+    const p99Only = agentHealth.map(({ eventLoopMaxMs: _, ...second }) => second);
+    expect(judgeRun(evidence(seconds, { spec, agentHealth: p99Only })).reasons.join("\n")).not.toContain("stood still");
+  });
+
   it("blames slow replies, not the agent, when a healthy agent skipped sends whose previous message was unanswered", () => {
     const seconds = run(12, (i) => (i >= 2 ? { messagesSentPerSec: 120, skippedSends: 80 } : {}));
     const verdict = judgeRun(

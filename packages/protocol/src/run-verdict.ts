@@ -6,7 +6,7 @@
 import type { PlanSpec } from "./plan";
 import type { CapacityEstimate, RunVerdict, SloVerdict, VerdictOutcome } from "./report";
 import type { RunSummary } from "./run";
-import type { AgentHealthPoint, SeriesPoint } from "./snapshot";
+import type { AgentHealth, AgentHealthPoint, SeriesPoint } from "./snapshot";
 import { checkLoad, steadySeconds } from "./load-check";
 import { nothingMeasured } from "./scenario-metrics";
 import { judgeSlos, measuredOfSummary } from "./slo-judge";
@@ -37,7 +37,21 @@ export interface RunEvidence {
 }
 
 /** One agent's health in one second, as the verdict reads it. */
-export type AgentSecond = Pick<AgentHealthPoint, "agentId" | "eventLoopP99Ms" | "stealPercent"> & { t: number };
+export type AgentSecond = Pick<AgentHealthPoint, "agentId" | "eventLoopP99Ms" | "eventLoopMaxMs" | "stealPercent"> & {
+  t: number;
+};
+
+/** One agent's second of health as the verdict reads it, under the control plane and standalone alike. */
+export function agentSecond(t: number, agentId: string, health: AgentHealth): AgentSecond {
+  const { eventLoopP99Ms, eventLoopMaxMs, stealPercent } = health;
+  return {
+    t,
+    agentId,
+    eventLoopP99Ms,
+    ...(eventLoopMaxMs !== undefined ? { eventLoopMaxMs } : {}),
+    ...(stealPercent !== undefined ? { stealPercent } : {}),
+  };
+}
 
 /** What a capacity search's verdict reads of its estimate. */
 export interface SearchEvidence extends Pick<CapacityEstimate, "valid" | "clients" | "problems"> {

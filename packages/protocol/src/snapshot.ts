@@ -173,6 +173,11 @@ export function zeroCounters(connectionsOpen = 0): SnapshotCounters {
 export const AgentHealth = z.object({
   cpuPercent: z.number().min(0),
   eventLoopP99Ms: z.number().min(0),
+  /**
+   * The longest single hold of the event loop this second (ms): one stall, the process stopped or swapped out, that a
+   * p99 over the second's hundred samples hides. Older agents leave it out.
+   */
+  eventLoopMaxMs: z.number().min(0).optional(),
   rssBytes: z.number().int().min(0),
   /** Open file descriptors across the agent's engine processes (sockets count), and the per-process limit. */
   openFds: z.number().int().min(0).optional(),

@@ -1,6 +1,12 @@
 import { RunStatus } from "@throng/protocol/run";
 import { RunVerdict } from "@throng/protocol/report";
-import { judgeRun, searchEvidence, type AgentSecond, type RunEvidence } from "@throng/protocol/run-verdict";
+import {
+  agentSecond,
+  judgeRun,
+  searchEvidence,
+  type AgentSecond,
+  type RunEvidence,
+} from "@throng/protocol/run-verdict";
 import { AgentHealth } from "@throng/protocol/snapshot";
 import type { Repos } from "@throng/db/repos";
 import type { RunRow, ShardRow } from "@throng/db/repos/runs";
@@ -21,15 +27,7 @@ export const DONE_SHARD_STATES = ["finished", "failed", "lost"];
 function agentSeconds(snapshots: readonly SnapshotRow[]): AgentSecond[] {
   return snapshots.flatMap((row) => {
     const health = AgentHealth.safeParse(row.health).data;
-    if (!health) return [];
-    return [
-      {
-        t: row.second,
-        agentId: row.agentId,
-        eventLoopP99Ms: health.eventLoopP99Ms,
-        ...(health.stealPercent !== undefined ? { stealPercent: health.stealPercent } : {}),
-      },
-    ];
+    return health ? [agentSecond(row.second, row.agentId, health)] : [];
   });
 }
 
