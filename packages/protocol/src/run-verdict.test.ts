@@ -77,6 +77,37 @@ const evidence = (seconds: SeriesPoint[], over: Partial<RunEvidence> = {}): RunE
 const run = (n: number, at: (i: number) => Partial<SeriesPoint> = () => ({})) =>
   Array.from({ length: n }, (_, i) => second(i, at(i)));
 
+/**
+ * Two agents, `clients` pinging once a second between them, and agent b's half frozen over seconds [from, until): its
+ * seconds arrived at once on resume, the one at `catchUpAt` carrying the freeze's schedule, skips and a few sends,
+ * the others nothing; its connections stayed open.
+ */
+function frozenAgentRun(
+  n: number,
+  clients: number,
+  freeze: { from: number; until: number; catchUpAt: number; sent: number; scheduled: number; skipped: number },
+) {
+  const half = clients / 2;
+  return run(n, (i) => {
+    const frozen = i >= freeze.from && i < freeze.until;
+    const catchUp = i === freeze.catchUpAt;
+    return {
+      clients,
+      connections: clients,
+      agents: 2,
+      messagesSentPerSec: frozen ? half + (catchUp ? freeze.sent : 0) : clients,
+      scheduledSends: frozen ? half + (catchUp ? freeze.scheduled : 0) : clients,
+      ...(frozen ? { skippedSends: catchUp ? freeze.skipped : 0 } : {}),
+    };
+  });
+}
+
+/** Agents a and b's health in each of the run's seconds. */
+const twoAgentsHealth = (
+  seconds: readonly SeriesPoint[],
+  health: (agentId: string, i: number) => { eventLoopP99Ms: number; eventLoopMaxMs?: number },
+) => seconds.flatMap((p, i) => ["a", "b"].map((agentId) => ({ t: p.t, agentId, ...health(agentId, i) })));
+
 describe("run verdict", () => {
   it("passes a run whose load ran as planned for its planned time and met every SLO", () => {
     const verdict = judgeRun(evidence(run(12)));
@@ -278,23 +309,18 @@ describe("run verdict", () => {
 
   it("does not pass a run whose one agent of two stood still 20 s: its seconds with nothing scheduled count against the plan, and the agent is blamed, not the server", () => {
     const spec = plan({ slos: [], load: { clients: 400, durationSec: 40 } });
-    // Agent b (200 clients) froze from second 10 to 29: its 20 seconds arrived at once on resume, the first carrying
-    // the whole schedule and the skips of the freeze, the other 19 nothing; its connections stayed open.
-    const seconds = run(40, (i) => ({
-      clients: 400,
-      connections: 400,
-      agents: 2,
-      ...(i >= 10 && i < 30
-        ? {
-            messagesSentPerSec: 200 + (i === 10 ? 223 : 0),
-            scheduledSends: 200 + (i === 10 ? 4024 : 0),
-            skippedSends: i === 10 ? 3801 : 0,
-          }
-        : { messagesSentPerSec: 400, scheduledSends: 400 }),
+    // Agent b froze from second 10 to 29 and its catch-up second was the first of them.
+    const seconds = frozenAgentRun(40, 400, {
+      from: 10,
+      until: 30,
+      catchUpAt: 10,
+      sent: 223,
+      scheduled: 4024,
+      skipped: 3801,
+    });
+    const agentHealth = twoAgentsHealth(seconds, (agentId, i) => ({
+      eventLoopP99Ms: agentId === "b" && i === 10 ? 20_010 : 3,
     }));
-    const agentHealth = seconds.flatMap((p, i) =>
-      ["a", "b"].map((agentId) => ({ t: p.t, agentId, eventLoopP99Ms: agentId === "b" && i === 10 ? 20_010 : 3 })),
-    );
     const verdict = judgeRun(evidence(seconds, { spec, agentHealth }));
     expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
     expect(verdict.load!.scheduledSends).toBe(38 * 400); // the steady seconds 1–38, each due its 400 clients' pings
@@ -310,28 +336,20 @@ describe("run verdict", () => {
 
   it("names an agent that stood still when only its longest hold shows it: the stall was one sample of the second after its catch-up, under its p99", () => {
     const spec = plan({ slos: [], load: { clients: 20, durationSec: 30 } });
-    // Agent b (10 clients, 1 ping a second each) froze from second 10 to 21; on resume its monitor recorded the
-    // 12 s hold after the catch-up second was sampled, as one of the next second's hundred samples.
-    const seconds = run(30, (i) => ({
-      clients: 20,
-      connections: 20,
-      agents: 2,
-      ...(i >= 10 && i < 22
-        ? {
-            messagesSentPerSec: 10 + (i === 21 ? 3 : 0),
-            scheduledSends: 10 + (i === 21 ? 121 : 0),
-            skippedSends: i === 21 ? 118 : 0,
-          }
-        : { messagesSentPerSec: 20, scheduledSends: 20 }),
+    // Agent b froze from second 10 to 21; on resume its monitor recorded the 12 s hold after the catch-up second was
+    // sampled, as one of the next second's hundred samples (the CI run's agent-freeze: p99 0.31 ms).
+    const seconds = frozenAgentRun(30, 20, {
+      from: 10,
+      until: 22,
+      catchUpAt: 21,
+      sent: 3,
+      scheduled: 121,
+      skipped: 118,
+    });
+    const agentHealth = twoAgentsHealth(seconds, (agentId, i) => ({
+      eventLoopP99Ms: 0.31,
+      eventLoopMaxMs: agentId === "b" && i === 22 ? 12_004 : 2,
     }));
-    const agentHealth = seconds.flatMap((p, i) =>
-      ["a", "b"].map((agentId) => ({
-        t: p.t,
-        agentId,
-        eventLoopP99Ms: 0.31,
-        eventLoopMaxMs: agentId === "b" && i === 22 ? 12_004 : 2,
-      })),
-    );
     const verdict = judgeRun(evidence(seconds, { spec, agentHealth }));
     expect(verdict).toMatchObject({ outcome: "incomplete", passed: false });
     expect(verdict.reasons.join("\n")).toMatch(
