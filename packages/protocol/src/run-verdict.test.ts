@@ -310,14 +310,8 @@ describe("run verdict", () => {
   it("does not pass a run whose one agent of two stood still 20 s: its seconds with nothing scheduled count against the plan, and the agent is blamed, not the server", () => {
     const spec = plan({ slos: [], load: { clients: 400, durationSec: 40 } });
     // Agent b froze from second 10 to 29 and its catch-up second was the first of them.
-    const seconds = frozenAgentRun(40, 400, {
-      from: 10,
-      until: 30,
-      catchUpAt: 10,
-      sent: 223,
-      scheduled: 4024,
-      skipped: 3801,
-    });
+    const freeze = { from: 10, until: 30, catchUpAt: 10, sent: 223, scheduled: 4024, skipped: 3801 };
+    const seconds = frozenAgentRun(40, 400, freeze);
     const agentHealth = twoAgentsHealth(seconds, (agentId, i) => ({
       eventLoopP99Ms: agentId === "b" && i === 10 ? 20_010 : 3,
     }));
@@ -338,14 +332,8 @@ describe("run verdict", () => {
     const spec = plan({ slos: [], load: { clients: 20, durationSec: 30 } });
     // Agent b froze from second 10 to 21; on resume its monitor recorded the 12 s hold after the catch-up second was
     // sampled, as one of the next second's hundred samples (the CI run's agent-freeze: p99 0.31 ms).
-    const seconds = frozenAgentRun(30, 20, {
-      from: 10,
-      until: 22,
-      catchUpAt: 21,
-      sent: 3,
-      scheduled: 121,
-      skipped: 118,
-    });
+    const freeze = { from: 10, until: 22, catchUpAt: 21, sent: 3, scheduled: 121, skipped: 118 };
+    const seconds = frozenAgentRun(30, 20, freeze);
     const agentHealth = twoAgentsHealth(seconds, (agentId, i) => ({
       eventLoopP99Ms: 0.31,
       eventLoopMaxMs: agentId === "b" && i === 22 ? 12_004 : 2,
