@@ -37,10 +37,14 @@ describe("fault: one agent of two is frozen (SIGSTOP) for 12 s mid-run, then res
       (b.counters.scheduledSends ?? 0) > (a.counters.scheduledSends ?? 0) ? b : a,
     );
     expect(idle.length, "seconds the frozen agent stood still in").toBeGreaterThanOrEqual(5);
+    // Whether the freeze lands in the catch-up second's p99 depends on which timer fires first on resume; the
+    // longest hold of some second holds it either way.
+    const longestHoldMs = Math.max(...sent.map((s) => s.health.eventLoopMaxMs ?? 0));
+    expect(longestHoldMs, "the frozen agent's longest event-loop hold").toBeGreaterThanOrEqual(freezeMs - 1_000);
     const verdict = run.verdict!;
     console.log(
       `agent-freeze: ${idle.length} idle seconds from the frozen agent; its catch-up second scheduled ${catchUp.counters.scheduledSends}, ` +
-        `skipped ${catchUp.counters.skippedSends}, loop p99 ${catchUp.health.eventLoopP99Ms} ms; verdict ${verdict.outcome}: ${verdict.reasons.join(" | ")}; warnings: ${verdict.warnings.join(" | ")}; ` +
+        `skipped ${catchUp.counters.skippedSends}, loop p99 ${catchUp.health.eventLoopP99Ms} ms, longest hold ${longestHoldMs} ms; verdict ${verdict.outcome}: ${verdict.reasons.join(" | ")}; warnings: ${verdict.warnings.join(" | ")}; ` +
         `load ${JSON.stringify(verdict.load)}`,
     );
 
